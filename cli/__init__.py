@@ -1,0 +1,1 @@
+"""Command-line interface: one `polo-lineup` program, one thin module per subcommand."""

@@ -1,0 +1,1 @@
+"""One module per `polo-lineup` subcommand; each defines ``register(subparsers)``."""
