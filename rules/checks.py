@@ -1,0 +1,95 @@
+"""Rule 20 checks, vectorised over all frames of a FrameBatch.
+
+Each check returns boolean masks / arrays over (frames, players[, umpires]); `verdicts.py`
+turns them into the per-frame violation and note records.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rules.document import LINEUP, PLAY, THROW_IN, FrameBatch
+from rules.thresholds import Thresholds
+
+
+@dataclass
+class UmpireDistances:
+    dist: np.ndarray        # (F, P, U) yards, +inf where either is absent
+    nearest: np.ndarray     # (F, P) column of the nearest umpire
+    min_dist: np.ndarray    # (F, P) yards to the nearest umpire (+inf without one)
+
+
+def umpire_distances(b: FrameBatch) -> UmpireDistances:
+    d = np.hypot(b.players[:, :, None, 0] - b.umpires[:, None, :, 0],
+                 b.players[:, :, None, 1] - b.umpires[:, None, :, 1])
+    d = np.where(np.isnan(d), np.inf, d)
+    if d.shape[2] == 0:
+        return UmpireDistances(d, np.zeros(d.shape[:2], np.int64), np.full(d.shape[:2], np.inf))
+    nearest = np.argmin(d, axis=2)
+    return UmpireDistances(d, nearest, np.take_along_axis(d, nearest[..., None], 2)[..., 0])
+
+
+def before_throw_in(b: FrameBatch) -> np.ndarray:
+    """(F,) frames where the line-up rules apply (line-up and throw-in frames)."""
+    return b.phase != PLAY
+
+
+def wrong_side(b: FrameBatch) -> np.ndarray:
+    """(F, P) players strictly on the far side of the centre line from the goal they defend."""
+    return b.attack_sign()[None, :] * (b.players[:, :, 0] - b.field.centre_x) > 0
+
+
+def reversed_lineup(b: FrameBatch, wrong: np.ndarray) -> np.ndarray:
+    """(F,) frames where every present player of both teams is on the wrong side."""
+    present = ~np.isnan(b.players[:, :, 0])
+    all_wrong = np.all(wrong | ~present, axis=1)
+    teams_present = np.stack([np.any(present & (b.player_team == k), axis=1) for k in range(len(b.teams))], 1)
+    return all_wrong & np.all(teams_present, axis=1)
+
+
+def contacts(b: FrameBatch, thr: Thresholds) -> tuple[np.ndarray, np.ndarray]:
+    """(F, P, P) mask of opposing pairs (i < j) closer than the contact distance, and distances."""
+    p = b.players
+    d = np.hypot(p[:, :, None, 0] - p[:, None, :, 0], p[:, :, None, 1] - p[:, None, :, 1])
+    opposing = b.player_team[:, None] != b.player_team[None, :]
+    upper = np.triu(np.ones((p.shape[1], p.shape[1]), bool), 1)
+    return (d < thr.contact_yd) & (opposing & upper)[None], d
+
+
+def closing_speed(b: FrameBatch, ud: UmpireDistances, window_s: float = 0.5) -> np.ndarray:
+    """(F, P, U) speed in yd/s at which each player closes on each umpire over the last window."""
+    prev = np.searchsorted(b.t, b.t - window_s, side="right") - 1
+    prev = np.clip(prev, 0, None)
+    dt = b.t - b.t[prev]
+    with np.errstate(invalid="ignore"):
+        closing = (ud.dist[prev] - ud.dist) / np.where(dt > 0, dt, np.nan)[:, None, None]
+    return np.where(np.isfinite(closing), closing, 0.0)
+
+
+def thrower(b: FrameBatch, frame: int) -> int:
+    """The umpire column throwing in at `frame`: given, else nearest the ball, else first present; -1 if none."""
+    if b.thrower[frame] >= 0:
+        return int(b.thrower[frame])
+    u = b.umpires[frame]
+    present = ~np.isnan(u[:, 0])
+    if not present.any():
+        return -1
+    if not np.isnan(b.ball[frame, 0]):
+        d = np.where(present, np.hypot(u[:, 0] - b.ball[frame, 0], u[:, 1] - b.ball[frame, 1]), np.inf)
+        return int(np.argmin(d))
+    return int(np.argmax(present))
+
+
+def throw_in_starts(b: FrameBatch) -> np.ndarray:
+    """Frame indices where a throw-in happens (first frame of each run of throw_in frames)."""
+    ti = b.phase == THROW_IN
+    return np.flatnonzero(ti & ~np.concatenate([[False], ti[:-1]]))
+
+
+def sequence_end(b: FrameBatch, start: int, starts: np.ndarray) -> int:
+    """End (exclusive) of the play following the throw-in at `start`: next line-up or throw-in."""
+    later = starts[starts > start]
+    stop = int(later[0]) if len(later) else b.n_frames
+    lineup_after = np.flatnonzero(b.phase[start + 1:stop] == LINEUP)
+    return start + 1 + int(lineup_after[0]) if len(lineup_after) else stop

@@ -1,0 +1,30 @@
+"""The numbers behind every Rule 20 finding, in one documented place.
+
+Values the rule states are fixed by it (5 yards, 20 yards, 30 yards); the others
+(contact, rushing, out of the line-up) are this project's reading of the rule's
+examples and may be tuned per call of the engine.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    # Stated by Rule 20.
+    umpire_clearance_yd: float = 5.0        # no player within 5 yards of an umpire
+    boards_clearance_yd: float = 20.0       # throw-in always MORE than 20 yards from boards/sideline
+    ball_travel_yd: float = 30.0            # wrong-side player free once the ball travelled 30 yards ...
+    # This project's reading of the examples.
+    contact_yd: float = 1.5                 # opposing players' ground points closer than this: contact/jostling
+    rush_speed_yds: float = 4.0             # closing on an umpire faster than this (yd/s) ...
+    rush_zone_yd: float = 15.0              # ... while within this distance of him: rushing the umpire
+    lineup_depth_yd: float = 10.0           # farther than this from the centre line: not in the line-up
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Thresholds":
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown threshold(s): {', '.join(sorted(unknown))}")
+        return cls(**data)

@@ -1,0 +1,146 @@
+"""Assemble the per-frame verdict document from the vectorised checks.
+
+Violation codes (each record carries the numbers behind it):
+  FIVE_YARD                    a player closer than 5 yd to an umpire (line-up / throw-in)
+  WRONG_SIDE                   a player strictly across the centre line from the goal he defends
+  REVERSED_LINEUP              every player of both teams wrong side: reported once, no redress
+  THROW_IN_NEAR_BOARDS         the throw-in 20 yd or less from a sideline/boards
+  ILLEGAL_PLAY_FROM_WRONG_SIDE a wrong-side player plays before he may
+  CONTACT_BEFORE_THROW_IN      opposing players in contact (jostling) before the throw-in
+  RUSHING_UMPIRE               a player closing fast on an umpire at the line-up
+  IMPROPER_POSITIONING         delayed foul: out of the line-up at the throw-in, then involved in the play
+Notes (no violation): REVERSED_LINEUP_NO_REDRESS, SLOW_TO_LINEUP, HORSE_CHANGE_NO_EXTRA_TIME,
+OUT_OF_LINEUP_AT_THROW_IN.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from rules import checks
+from rules.document import PHASES, THROW_IN, FrameBatch, parse_document
+from rules.thresholds import Thresholds
+from rules.throw_in import analyse_throw_ins
+
+VIOLATION_CODES = ("FIVE_YARD", "WRONG_SIDE", "REVERSED_LINEUP", "THROW_IN_NEAR_BOARDS",
+                   "ILLEGAL_PLAY_FROM_WRONG_SIDE", "CONTACT_BEFORE_THROW_IN", "RUSHING_UMPIRE",
+                   "IMPROPER_POSITIONING")
+
+REVERSED_NOTE = ("Every player of both teams is lined up the wrong way. The responsibility rests with the "
+                 "umpire(s) and there is no redress: play on until a goal is scored or the period ends; a goal "
+                 "consistent with this line-up counts for the team that scored it.")
+
+
+def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
+    """Run every Rule 20 check on a FrameBatch and return the verdict document."""
+    thr = thr or Thresholds()
+    F = b.n_frames
+    viol: list[list[dict]] = [[] for _ in range(F)]
+    notes: list[list[dict]] = [[] for _ in range(F)]
+    pid, team_of = b.player_ids, [b.teams[k] for k in b.player_team]
+    uid = b.umpire_ids
+    lineup = checks.before_throw_in(b)
+
+    ud = checks.umpire_distances(b)
+    wrong = checks.wrong_side(b)
+    rev = checks.reversed_lineup(b, wrong) & lineup
+
+    for f, p in zip(*np.nonzero(lineup[:, None] & (ud.min_dist < thr.umpire_clearance_yd))):
+        viol[f].append({"code": "FIVE_YARD", "player": pid[p], "team": team_of[p],
+                        "umpire": uid[ud.nearest[f, p]], "distance_yd": float(ud.min_dist[f, p]),
+                        "limit_yd": thr.umpire_clearance_yd})
+
+    for f in np.flatnonzero(rev):
+        n = int(np.count_nonzero(~np.isnan(b.players[f, :, 0])))
+        viol[f].append({"code": "REVERSED_LINEUP", "players": n, "redress": False})
+        notes[f].append({"code": "REVERSED_LINEUP_NO_REDRESS", "text": REVERSED_NOTE})
+    c = b.field.centre_x
+    for f, p in zip(*np.nonzero(lineup[:, None] & wrong & ~rev[:, None])):
+        viol[f].append({"code": "WRONG_SIDE", "player": pid[p], "team": team_of[p],
+                        "x_yd": float(b.players[f, p, 0]), "centre_x_yd": c,
+                        "across_yd": float(abs(b.players[f, p, 0] - c)), "defending": b.defending[team_of[p]]})
+
+    touching, pair_d = checks.contacts(b, thr)
+    for f, i, j in zip(*np.nonzero(touching & lineup[:, None, None])):
+        viol[f].append({"code": "CONTACT_BEFORE_THROW_IN", "player": pid[i], "team": team_of[i],
+                        "opponent": pid[j], "distance_yd": float(pair_d[f, i, j]), "limit_yd": thr.contact_yd})
+
+    if ud.dist.shape[2]:
+        closing = checks.closing_speed(b, ud)
+        rushing = (closing > thr.rush_speed_yds) & (ud.dist < thr.rush_zone_yd) & lineup[:, None, None]
+        for f, p, u in zip(*np.nonzero(rushing)):
+            viol[f].append({"code": "RUSHING_UMPIRE", "player": pid[p], "team": team_of[p], "umpire": uid[u],
+                            "closing_speed_yds": float(closing[f, p, u]), "distance_yd": float(ud.dist[f, p, u]),
+                            "limit_yds": thr.rush_speed_yds})
+
+    for f in np.flatnonzero(b.phase == THROW_IN):
+        u = checks.thrower(b, f)
+        if u < 0:
+            continue
+        y = b.umpires[f, u, 1]
+        to_side = min(y, b.field.width_yd - y)
+        if to_side <= thr.boards_clearance_yd:
+            viol[f].append({"code": "THROW_IN_NEAR_BOARDS", "umpire": uid[u], "distance_yd": float(to_side),
+                            "sideline": "west" if y <= b.field.width_yd - y else "east",
+                            "limit_yd": thr.boards_clearance_yd})
+
+    depth = np.abs(b.players[:, :, 0] - c)
+    slow = lineup[:, None] & ~wrong & (depth > thr.lineup_depth_yd)
+    for f, p in zip(*np.nonzero(slow)):
+        if b.changing_horse[f, p]:
+            notes[f].append({"code": "HORSE_CHANGE_NO_EXTRA_TIME", "player": pid[p],
+                             "distance_from_centre_yd": float(depth[f, p]),
+                             "text": "changing horses: no extra time; the line-up and throw-in go on without him"})
+        elif b.phase[f] != THROW_IN:
+            notes[f].append({"code": "SLOW_TO_LINEUP", "player": pid[p],
+                             "distance_from_centre_yd": float(depth[f, p]),
+                             "text": "not yet in the line-up: extra time may be granted with the clock stopped"})
+
+    for ti in analyse_throw_ins(b, thr, wrong):
+        for p in ti.out_of_lineup:
+            if not b.changing_horse[ti.start, p]:
+                notes[ti.start].append({"code": "OUT_OF_LINEUP_AT_THROW_IN", "player": pid[p],
+                                        "distance_from_centre_yd": float(depth[ti.start, p]),
+                                        "text": "out of the line-up when the ball is ready: a foul for improper "
+                                                "positioning if he becomes involved in the play"})
+        for rec in ti.illegal_plays:
+            p = rec["player"]
+            viol[rec["frame"]].append({"code": "ILLEGAL_PLAY_FROM_WRONG_SIDE", "player": pid[p], "team": team_of[p],
+                                       "throw_in_frame": ti.start, "ball_travel_yd": rec["ball_travel_yd"],
+                                       "passed_midfield": rec["passed_midfield"],
+                                       "behind_teammate": rec["behind_teammate"]})
+        for rec in ti.improper_plays:
+            p = rec["player"]
+            viol[rec["frame"]].append({"code": "IMPROPER_POSITIONING", "player": pid[p], "team": team_of[p],
+                                       "throw_in_frame": ti.start, "delayed_whistle": True,
+                                       "distance_from_centre_yd": rec["distance_from_centre_yd"],
+                                       "limit_yd": thr.lineup_depth_yd})
+
+    frames = [{"index": i, "phase": PHASES[b.phase[i]], "violations": viol[i], "notes": notes[i]} for i in range(F)]
+    counts: dict[str, int] = {}
+    for v in viol:
+        for rec in v:
+            counts[rec["code"]] = counts.get(rec["code"], 0) + 1
+    return {"frames": frames,
+            "summary": {"frames": F, "frames_with_violations": sum(1 for v in viol if v),
+                        "violations_by_code": counts,
+                        "throw_in_frames": [int(s) for s in checks.throw_in_starts(b)]}}
+
+
+def check_document(doc: Any, thresholds: Thresholds | None = None) -> dict[str, Any]:
+    """Validate a positions document (decoded JSON) and return its verdict document.
+
+    Raises rules.InvalidDocument for a document that cannot be checked.
+    """
+    if thresholds is None and isinstance(doc, dict) and "thresholds" in doc:
+        from rules.document import InvalidDocument
+        try:
+            thresholds = Thresholds.from_dict(doc["thresholds"] if isinstance(doc["thresholds"], dict) else {})
+        except (TypeError, ValueError) as exc:
+            raise InvalidDocument(f"thresholds: {exc}") from None
+    return check_batch(parse_document(doc), thresholds)
+
+
+def has_violation(verdict: dict[str, Any]) -> bool:
+    return any(fr["violations"] for fr in verdict["frames"])
