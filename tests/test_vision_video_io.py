@@ -1,0 +1,161 @@
+"""vision.video_io: reading, writing, and clear errors for bad files."""
+from __future__ import annotations
+
+import subprocess
+
+import imageio_ffmpeg
+import numpy as np
+import pytest
+
+from vision.errors import VideoError
+from vision.video_io import VideoWriter, open_video, probe_video
+
+W, H = 160, 96
+
+
+def _frames(n: int) -> list[np.ndarray]:
+    frames = []
+    for i in range(n):
+        f = np.zeros((H, W, 3), np.uint8)
+        f[:, :, 2] = 40 + 20 * i            # red rises with the index
+        f[20:60, 10 + 5 * i:40 + 5 * i] = (255, 255, 255)  # a moving white block
+        frames.append(f)
+    return frames
+
+
+@pytest.fixture(scope="module")
+def clip(tmp_path_factory):
+    path = tmp_path_factory.mktemp("vid") / "clip.mp4"
+    with VideoWriter(path, fps=25) as w:
+        for f in _frames(8):
+            w.write(f)
+    return path
+
+
+def test_write_then_read_back(clip):
+    with open_video(clip) as reader:
+        assert reader.size == (W, H)
+        assert reader.fps == pytest.approx(25.0)
+        assert reader.n_frames == 8
+        got = list(reader)
+    assert [i for i, _, _ in got] == list(range(8))
+    assert [t for _, t, _ in got] == pytest.approx([i / 25 for i in range(8)], abs=1e-3)
+    for (_, _, frame), want in zip(got, _frames(8)):
+        assert frame.shape == (H, W, 3)
+        assert np.abs(frame.astype(int) - want).mean() < 6   # lossy but close
+
+
+def test_reader_can_iterate_twice(clip):
+    reader = open_video(clip)
+    assert len(list(reader)) == 8
+    assert len(list(reader)) == 8
+    reader.close()
+
+
+def test_written_file_is_browser_friendly(clip):
+    data = clip.read_bytes()
+    assert data[4:8] == b"ftyp"
+    assert data.find(b"moov") < data.find(b"mdat")           # +faststart
+    probe = subprocess.run([imageio_ffmpeg.get_ffmpeg_exe(), "-hide_banner", "-i", str(clip)],
+                           capture_output=True, text=True).stderr
+    assert "h264" in probe and "yuv420p" in probe
+
+
+def test_writer_leaves_nothing_on_exception(tmp_path):
+    out = tmp_path / "broken.mp4"
+    with pytest.raises(RuntimeError):
+        with VideoWriter(out, fps=25) as w:
+            for f in _frames(3):
+                w.write(f)
+            raise RuntimeError("boom")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_writer_does_not_clobber_until_success(tmp_path):
+    out = tmp_path / "keep.mp4"
+    out.write_bytes(b"old")
+    with pytest.raises(RuntimeError):
+        with VideoWriter(out, fps=25) as w:
+            w.write(_frames(1)[0])
+            raise RuntimeError("boom")
+    assert out.read_bytes() == b"old"
+
+
+def test_writer_rejects_bad_frames(tmp_path):
+    with pytest.raises(VideoError, match="differs"):
+        with VideoWriter(tmp_path / "a.mp4", fps=10) as w:
+            w.write(np.zeros((10, 10, 3), np.uint8))
+            w.write(np.zeros((12, 10, 3), np.uint8))
+    with pytest.raises(VideoError, match="uint8"):
+        with VideoWriter(tmp_path / "b.mp4", fps=10) as w:
+            w.write(np.zeros((10, 10), np.float32))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_odd_size_is_padded(tmp_path):
+    with VideoWriter(tmp_path / "odd.mp4", fps=10) as w:
+        for _ in range(2):
+            w.write(np.zeros((33, 51, 3), np.uint8))
+    assert probe_video(tmp_path / "odd.mp4").size == (52, 34)
+
+
+@pytest.mark.parametrize("content, match", [
+    (None, "no such file"),
+    (b"", "empty file"),
+    (b"this is not a video\n" * 10, "not a readable video"),
+])
+def test_bad_files_raise_video_error(tmp_path, content, match):
+    path = tmp_path / "x.mp4"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(VideoError, match=match):
+        open_video(path)
+
+
+def test_directory_raises(tmp_path):
+    with pytest.raises(VideoError, match="directory"):
+        open_video(tmp_path)
+
+
+def test_opened_but_no_frames(tmp_path, clip):
+    data = clip.read_bytes()
+    cut = tmp_path / "nodata.mp4"
+    cut.write_bytes(data[:data.find(b"mdat") + 4])     # header intact, frame data gone
+    with pytest.raises(VideoError, match="no frames|not a readable"):
+        open_video(cut)
+
+
+def _noisy_clip(path, n=40):
+    rng = np.random.default_rng(0)
+    with VideoWriter(path, fps=25, crf=10) as w:
+        for _ in range(n):
+            w.write(rng.integers(0, 255, (96, 160, 3), dtype=np.uint8))
+
+
+def test_truncated_file_raises_or_stops(tmp_path):
+    full = tmp_path / "full.mp4"
+    _noisy_clip(full)
+    data = full.read_bytes()
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(data[:len(data) // 2])
+    with pytest.raises(VideoError, match="truncated"):
+        for _ in open_video(cut):
+            pass
+    reader = open_video(cut, allow_truncated=True)
+    n = sum(1 for _ in reader)
+    assert 0 < n < 40 and reader.truncated
+
+
+def test_variable_frame_rate_timestamps(tmp_path):
+    path = tmp_path / "vfr.mp4"
+    # 5 frames at 0.1 s spacing, then 0.25 s spacing.
+    cmd = [imageio_ffmpeg.get_ffmpeg_exe(), "-v", "error", "-y", "-f", "lavfi",
+           "-i", "testsrc=size=64x48:rate=10", "-frames:v", "9",
+           "-vf", r"settb=1/1000,setpts='if(lt(N\,5)\,N/10\,0.5+(N-5)/4)/TB'", "-fps_mode", "vfr",
+           "-video_track_timescale", "1000", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+           str(path)]
+    if subprocess.run(cmd, capture_output=True).returncode != 0:
+        pytest.skip("ffmpeg cannot build a VFR test clip here")
+    times = [t for _, t, _ in open_video(path)]
+    want = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.75, 1.0, 1.25]
+    assert times == pytest.approx(want, abs=0.011)

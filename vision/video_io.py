@@ -1,0 +1,325 @@
+"""Video in and out.
+
+`open_video(path)` returns a `VideoReader` yielding ``(index, t_seconds, BGR frame)``.
+Times come from the container's presentation timestamps (``CAP_PROP_POS_MSEC``), so
+variable-frame-rate files give real times. Every failure (missing, empty, non-video,
+truncated, corrupt) is a `VideoError` with a one-line message.
+
+`VideoWriter` writes browser-playable H.264 (libx264, yuv420p, +faststart) through
+imageio-ffmpeg, to a temporary name in the same folder that is renamed on a successful
+close and deleted on an exception, so no half-written file is ever left under `path`.
+"""
+from __future__ import annotations
+
+import os
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import cv2
+import numpy as np
+
+from vision.errors import VideoError
+
+# Our errors say what went wrong; keep FFmpeg's own decoder chatter off stderr unless the
+# user asked for it (read by OpenCV when the first capture opens).
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
+
+# Frames a decoder may drop at the end of a stream (edit lists, B-frame delay, estimated
+# frame counts) before we call the file truncated: max(TRUNC_ABS, TRUNC_REL * n_frames).
+TRUNC_ABS = 2
+TRUNC_REL = 0.01
+
+
+@dataclass(frozen=True)
+class VideoInfo:
+    """What the container says about a video (frame count may be an estimate)."""
+
+    path: str
+    fps: float
+    n_frames: int
+    width: int
+    height: int
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height) in pixels."""
+        return self.width, self.height
+
+    @property
+    def duration_s(self) -> float:
+        """Nominal duration: n_frames / fps."""
+        return self.n_frames / self.fps if self.fps > 0 else 0.0
+
+
+def _check_file(path: Path) -> None:
+    if not path.exists():
+        raise VideoError(f"{path}: no such file")
+    if path.is_dir():
+        raise VideoError(f"{path}: is a directory, not a video file")
+    if path.stat().st_size == 0:
+        raise VideoError(f"{path}: empty file (0 bytes)")
+    if not os.access(path, os.R_OK):
+        raise VideoError(f"{path}: not readable (permission denied)")
+
+
+def _open_capture(path: Path) -> cv2.VideoCapture:
+    cap = cv2.VideoCapture(str(path), cv2.CAP_FFMPEG)
+    if not cap.isOpened():
+        cap.release()
+        raise VideoError(f"{path}: not a readable video (unknown format, corrupt header, "
+                         "or truncated before the index)")
+    return cap
+
+
+class VideoReader:
+    """Iterate a video's frames as ``(index, t_seconds, frame_bgr)``.
+
+    Opening reads the first frame, so a file that opens but yields no frames fails here.
+    Iterating again restarts from the first frame. ``allow_truncated=True`` stops quietly
+    (setting ``truncated``) instead of raising when the stream ends early.
+    """
+
+    def __init__(self, path: str | os.PathLike, allow_truncated: bool = False):
+        self.path = Path(path)
+        self.allow_truncated = allow_truncated
+        self.truncated = False
+        _check_file(self.path)
+        self._cap = _open_capture(self.path)
+        self.info = self._read_info()
+        self._first = self._read_first()
+
+    # -- metadata -------------------------------------------------------------------
+    def _read_info(self) -> VideoInfo:
+        cap = self._cap
+        fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
+        if not np.isfinite(fps) or fps <= 0 or fps > 1000:
+            fps = 0.0
+        n = cap.get(cv2.CAP_PROP_FRAME_COUNT)
+        n = int(n) if np.isfinite(n) and n > 0 else 0
+        w = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH) or 0)
+        h = int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
+        return VideoInfo(str(self.path), fps, n, w, h)
+
+    def _read_first(self) -> np.ndarray:
+        ok, frame = self._cap.read()
+        if not ok or frame is None or frame.size == 0:
+            self.close()
+            raise VideoError(f"{self.path}: opened but yields no frames "
+                             "(no video stream, or the video data is missing/corrupt)")
+        h, w = frame.shape[:2]
+        if (w, h) != (self.info.width, self.info.height):
+            self.info = VideoInfo(self.info.path, self.info.fps, self.info.n_frames, w, h)
+        return frame
+
+    @property
+    def fps(self) -> float:
+        """Nominal frames per second (0.0 if the container does not say)."""
+        return self.info.fps
+
+    @property
+    def n_frames(self) -> int:
+        """Frame count from the container (0 if unknown; may be an estimate)."""
+        return self.info.n_frames
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height) in pixels."""
+        return self.info.size
+
+    def __len__(self) -> int:
+        return self.info.n_frames
+
+    # -- iteration ------------------------------------------------------------------
+    def _timestamp(self, index: int, last_t: float | None) -> float:
+        """Presentation time of the frame just read; falls back to index / fps."""
+        t = self._cap.get(cv2.CAP_PROP_POS_MSEC) / 1000.0
+        nominal = index / self.fps if self.fps > 0 else float(index)
+        if not np.isfinite(t) or t < 0 or (last_t is not None and t <= last_t):
+            step = 1.0 / self.fps if self.fps > 0 else 1.0
+            return nominal if last_t is None else max(nominal, last_t + step)
+        return t
+
+    def _restart(self) -> None:
+        self._cap.release()
+        self._cap = _open_capture(self.path)
+        self._first = self._read_first()
+
+    def _check_end(self, n_read: int) -> None:
+        expected = self.info.n_frames
+        if expected <= 0 or n_read >= expected - max(TRUNC_ABS, TRUNC_REL * expected):
+            return
+        self.truncated = True
+        if not self.allow_truncated:
+            raise VideoError(f"{self.path}: truncated or corrupt: the stream ended after "
+                             f"{n_read} of {expected} frames")
+
+    def __iter__(self) -> Iterator[tuple[int, float, np.ndarray]]:
+        if self._cap is None:
+            raise VideoError(f"{self.path}: reader is closed")
+        if self._first is None:
+            self._restart()
+        frame, self._first = self._first, None
+        index, last_t = 0, None
+        while frame is not None:
+            t = self._timestamp(index, last_t)
+            yield index, t, frame
+            last_t = t
+            index += 1
+            ok, frame = self._cap.read()
+            if not ok:
+                frame = None
+        self._check_end(index)
+
+    # -- lifetime -------------------------------------------------------------------
+    def close(self) -> None:
+        """Release the decoder (idempotent)."""
+        if getattr(self, "_cap", None) is not None:
+            self._cap.release()
+            self._cap = None
+
+    def __enter__(self) -> "VideoReader":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:  # pragma: no cover - best effort
+        self.close()
+
+
+def open_video(path: str | os.PathLike, allow_truncated: bool = False) -> VideoReader:
+    """Open a video for reading; raise `VideoError` if it is missing, empty or unreadable."""
+    try:
+        return VideoReader(path, allow_truncated=allow_truncated)
+    except VideoError:
+        raise
+    except (cv2.error, OSError) as exc:
+        raise VideoError(f"{path}: cannot open video: {exc}") from None
+
+
+def probe_video(path: str | os.PathLike) -> VideoInfo:
+    """Container metadata of a readable video (checks that one frame decodes)."""
+    with open_video(path) as reader:
+        return reader.info
+
+
+# ------------------------------------------------------------------------------------
+# Writing
+# ------------------------------------------------------------------------------------
+class _Abort(BaseException):
+    """Thrown into imageio-ffmpeg's generator to make it kill ffmpeg instead of waiting."""
+
+
+def _temp_path(path: Path) -> Path:
+    return path.with_name(f".{path.stem}.part-{uuid.uuid4().hex[:8]}{path.suffix}")
+
+
+class VideoWriter:
+    """Write BGR frames to a browser-playable H.264 MP4, atomically.
+
+    Use as a context manager::
+
+        with VideoWriter("out.mp4", fps=25) as w:
+            for frame in frames:
+                w.write(frame)
+
+    The size is taken from the first frame unless given. Odd sizes are padded by one
+    pixel (yuv420p needs even dimensions). On an exception inside the block, ffmpeg is
+    killed and the temporary file deleted; `path` is only created by a successful close.
+    """
+
+    def __init__(self, path: str | os.PathLike, fps: float,
+                 size: tuple[int, int] | None = None, crf: int = 23,
+                 preset: str = "veryfast"):
+        if not (np.isfinite(fps) and fps > 0):
+            raise VideoError(f"{path}: invalid fps {fps!r}")
+        self.path = Path(path)
+        if not self.path.parent.is_dir():
+            raise VideoError(f"{self.path}: folder {self.path.parent} does not exist")
+        self.fps = float(fps)
+        self.size = tuple(size) if size is not None else None
+        self.crf, self.preset = int(crf), preset
+        self.tmp_path = _temp_path(self.path)
+        self.n_written = 0
+        self._gen = None
+        self._closed = False
+
+    def _start(self, size: tuple[int, int]) -> None:
+        import imageio_ffmpeg
+
+        w, h = size
+        out = ["-preset", self.preset, "-crf", str(self.crf), "-movflags", "+faststart"]
+        if w % 2 or h % 2:
+            out = ["-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2"] + out
+        self._gen = imageio_ffmpeg.write_frames(
+            str(self.tmp_path), (w, h), pix_fmt_in="bgr24", pix_fmt_out="yuv420p",
+            fps=self.fps, quality=None, codec="libx264", macro_block_size=1,
+            ffmpeg_log_level="error", output_params=out)
+        self._gen.send(None)
+
+    def write(self, frame: np.ndarray) -> None:
+        """Append one BGR uint8 frame of shape (height, width, 3)."""
+        if self._closed:
+            raise VideoError(f"{self.path}: writer is closed")
+        frame = np.asarray(frame)
+        if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise VideoError(f"{self.path}: frames must be HxWx3 uint8 BGR, got "
+                             f"{frame.shape} {frame.dtype}")
+        h, w = frame.shape[:2]
+        if self.size is None:
+            self.size = (w, h)
+        if (w, h) != tuple(self.size):
+            raise VideoError(f"{self.path}: frame size {w}x{h} differs from the video's "
+                             f"{self.size[0]}x{self.size[1]}")
+        if self._gen is None:
+            self._start(self.size)
+        try:
+            self._gen.send(np.ascontiguousarray(frame))
+        except OSError as exc:
+            self.abort()
+            raise VideoError(f"{self.path}: ffmpeg stopped accepting frames: "
+                             f"{str(exc).splitlines()[0]}") from None
+        self.n_written += 1
+
+    def close(self) -> Path:
+        """Finish encoding and rename the temporary file onto `path`; returns `path`."""
+        if self._closed:
+            return self.path
+        self._closed = True
+        if self._gen is None:
+            raise VideoError(f"{self.path}: no frames were written")
+        self._gen.close()
+        self._gen = None
+        if not self.tmp_path.exists() or self.tmp_path.stat().st_size == 0:
+            self._remove_tmp()
+            raise VideoError(f"{self.path}: ffmpeg produced no output")
+        os.replace(self.tmp_path, self.path)
+        return self.path
+
+    def abort(self) -> None:
+        """Stop ffmpeg and delete the temporary file; `path` is left untouched."""
+        self._closed = True
+        if self._gen is not None:
+            try:
+                self._gen.throw(_Abort())
+            except (_Abort, StopIteration, OSError):
+                pass
+            self._gen = None
+        self._remove_tmp()
+
+    def _remove_tmp(self) -> None:
+        try:
+            self.tmp_path.unlink()
+        except FileNotFoundError:
+            pass
+
+    def __enter__(self) -> "VideoWriter":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()
