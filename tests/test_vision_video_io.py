@@ -151,7 +151,7 @@ def test_variable_frame_rate_timestamps(tmp_path):
     # 5 frames at 0.1 s spacing, then 0.25 s spacing.
     cmd = [imageio_ffmpeg.get_ffmpeg_exe(), "-v", "error", "-y", "-f", "lavfi",
            "-i", "testsrc=size=64x48:rate=10", "-frames:v", "9",
-           "-vf", r"settb=1/1000,setpts='if(lt(N\,5)\,N/10\,0.5+(N-5)/4)/TB'", "-fps_mode", "vfr",
+           "-vf", r"settb=1/1000,setpts='if(lt(N\,5)\,N/10\,0.5+(N-5)/4)/TB'", "-fps_mode", "vfr", "-enc_time_base", "1/1000",
            "-video_track_timescale", "1000", "-c:v", "libx264", "-pix_fmt", "yuv420p",
            str(path)]
     if subprocess.run(cmd, capture_output=True).returncode != 0:
