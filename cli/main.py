@@ -38,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as exc:
         print(f"polo-lineup {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into e.g. `head`: not an error of ours
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
