@@ -1,0 +1,32 @@
+"""`polo-lineup train`: train the detector from a synth-dataset (CPU, no downloads)."""
+from __future__ import annotations
+
+import argparse
+
+from cli.errors import UserError
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.training import TrainConfig, train_detector
+    cfg = TrainConfig(data=args.data, out=args.out, arch=args.arch, imgsz=args.imgsz, epochs=args.epochs,
+                      batch=args.batch, seed=args.seed)
+    try:
+        record = train_detector(cfg)
+    except FileNotFoundError as exc:
+        raise UserError(str(exc)) from None
+    print(f"trained {cfg.arch} for {cfg.epochs} epochs in {record['seconds'] / 60:.1f} min → {cfg.out}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("train", help="train the YOLO detector on a synth-dataset",
+                       description="Train an Ultralytics YOLO detector from an architecture yaml (random "
+                                   "initialisation, nothing downloaded) on the CPU.")
+    p.add_argument("--data", required=True, help="dataset folder (or its data.yaml) from `synth-dataset`")
+    p.add_argument("--out", default="models/polo-yolo.pt", help="weights file to write (default: %(default)s)")
+    p.add_argument("--arch", default="yolov8n.yaml", help="Ultralytics model yaml (default: %(default)s)")
+    p.add_argument("--imgsz", type=int, default=480, help="training image size (default: %(default)s)")
+    p.add_argument("--epochs", type=int, default=30, help="epochs (default: %(default)s)")
+    p.add_argument("--batch", type=int, default=16, help="batch size (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default: %(default)s)")
+    p.set_defaults(func=run)

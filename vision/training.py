@@ -1,0 +1,64 @@
+"""Train the project's own YOLO detector on a synth-dataset (no pretrained download).
+
+Ultralytics builds the network from an architecture yaml (random init), trains on the CPU
+with options that never fetch anything (plots off, no AMP check, no workers), and the best
+weights are copied atomically to the requested path, with a JSON of how they were made.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+os.environ.setdefault("YOLO_OFFLINE", "1")
+
+
+@dataclass
+class TrainConfig:
+    data: str                       # a data.yaml written by `polo-lineup synth-dataset`
+    out: str                        # where the .pt goes, e.g. models/polo-yolo.pt
+    arch: str = "yolov8n.yaml"      # Ultralytics architecture yaml: random init, nothing downloaded
+    imgsz: int = 480
+    epochs: int = 30
+    batch: int = 16
+    seed: int = 0
+    patience: int = 100
+    cache: str | bool = "ram"
+    close_mosaic: int = 5
+
+
+def train_detector(cfg: TrainConfig) -> dict:
+    from ultralytics import YOLO
+
+    data = Path(cfg.data)
+    if data.is_dir():
+        data = data / "data.yaml"
+    if not data.exists():
+        raise FileNotFoundError(f"no data.yaml at {data}")
+    out = Path(cfg.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    started = time.time()
+    with tempfile.TemporaryDirectory(prefix="polo-train-") as tmp:
+        model = YOLO(cfg.arch, task="detect")
+        model.train(data=str(data.resolve()), epochs=cfg.epochs, imgsz=cfg.imgsz, batch=cfg.batch, seed=cfg.seed,
+                    deterministic=True, workers=0, plots=False, device="cpu", amp=False, pretrained=False,
+                    project=tmp, name="train", exist_ok=True, patience=cfg.patience, cache=cfg.cache,
+                    close_mosaic=cfg.close_mosaic, verbose=False)
+        run = Path(tmp) / "train"
+        best = run / "weights" / "best.pt"
+        if not best.exists():
+            raise RuntimeError("training produced no weights")
+        results_csv = (run / "results.csv").read_text() if (run / "results.csv").exists() else ""
+        partial = out.with_name(out.name + ".partial")
+        shutil.copyfile(best, partial)
+        os.replace(partial, out)
+    record = {"config": asdict(cfg), "seconds": round(time.time() - started, 1), "results_csv": results_csv}
+    card = out.with_suffix(".train.json")
+    partial = card.with_name(card.name + ".partial")
+    partial.write_text(json.dumps(record, indent=1))
+    os.replace(partial, card)
+    return record
