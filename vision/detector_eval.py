@@ -1,0 +1,90 @@
+"""Score a detector on a YOLO-format dataset: mAP50 per class (Ultralytics' validator) and
+horse recall at IoU 0.5, overall and inside the dense line-up (horses whose truth box
+overlaps another horse's).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+import yaml
+
+from vision.detections import CLASS_NAMES, HORSE
+
+os.environ.setdefault("YOLO_OFFLINE", "1")
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)) IoU of xyxy boxes."""
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+
+
+def read_labels(path: Path, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
+    if not path.exists() or not path.read_text().strip():
+        return np.zeros(0, int), np.zeros((0, 4))
+    arr = np.loadtxt(path, ndmin=2)
+    cls, (cx, cy, bw, bh) = arr[:, 0].astype(int), arr[:, 1:5].T
+    return cls, np.stack([(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h], 1)
+
+
+def _split_images(data_yaml: Path, split: str) -> list[Path]:
+    cfg = yaml.safe_load(data_yaml.read_text())
+    root = Path(cfg.get("path") or data_yaml.parent)
+    if not root.is_absolute():
+        root = data_yaml.parent / root
+    folder = root / cfg[split]
+    return sorted(p for p in folder.rglob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+
+
+def horse_recall(detector, data_yaml: Path, split: str = "val", iou: float = 0.5) -> dict:
+    found = total = dense_found = dense_total = 0
+    for img_path in _split_images(data_yaml, split):
+        image = cv2.imread(str(img_path))
+        h, w = image.shape[:2]
+        label_path = Path(str(img_path).replace(f"{os.sep}images{os.sep}", f"{os.sep}labels{os.sep}")).with_suffix(".txt")
+        cls, boxes = read_labels(label_path, w, h)
+        truth = boxes[cls == HORSE]
+        if not len(truth):
+            continue
+        det = detector(image).of(HORSE)
+        hit = np.zeros(len(truth), bool)
+        if len(det):
+            m = box_iou(truth, det.xyxy.astype(float))
+            # greedy one-to-one matching by IoU
+            for t, d in sorted(zip(*np.nonzero(m >= iou)), key=lambda td: -m[td]):
+                if not hit[t] and m[:, d].max() >= 0 and not np.isnan(m[t, d]):
+                    hit[t] = True
+                    m[:, d] = -1
+        overlap = box_iou(truth, truth)
+        np.fill_diagonal(overlap, 0)
+        dense = overlap.max(axis=1) > 0.05 if len(truth) > 1 else np.zeros(1, bool)
+        found += hit.sum(); total += len(truth)
+        dense_found += hit[dense].sum(); dense_total += dense.sum()
+    return {"horse_recall_iou50": found / max(total, 1), "horses": int(total),
+            "horse_recall_iou50_dense": dense_found / max(dense_total, 1), "dense_horses": int(dense_total)}
+
+
+def evaluate_detector(model_path: str | None, data: str, split: str = "val", imgsz: int | None = None) -> dict:
+    from vision.detect import Detector
+    data_yaml = Path(data)
+    if data_yaml.is_dir():
+        data_yaml = data_yaml / "data.yaml"
+    detector = Detector(model_path, imgsz=imgsz, conf=0.25)
+    metrics = detector.model.val(data=str(data_yaml.resolve()), split=split, imgsz=detector.imgsz, device="cpu",
+                                 workers=0, plots=False, verbose=False, batch=8)
+    ap50 = {}
+    for i, cls in enumerate(metrics.box.ap_class_index):
+        ours = detector.map.get(int(cls))
+        if ours is not None:
+            ap50[CLASS_NAMES[ours]] = float(metrics.box.ap50[i])
+    out = {"model": str(detector.path), "imgsz": detector.imgsz, "images": len(_split_images(data_yaml, split)),
+           "map50": {n: ap50.get(n) for n in CLASS_NAMES}}
+    out.update(horse_recall(detector, data_yaml, split))
+    return out
