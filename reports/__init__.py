@@ -1,0 +1,1 @@
+"""Outputs of an analysis: atomic file writing, JSON/CSV reports, summaries."""

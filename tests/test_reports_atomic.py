@@ -1,0 +1,26 @@
+import pytest
+
+from reports.atomic import atomic_open, write_json
+
+
+def test_complete_write_lands_under_the_final_name(tmp_path):
+    write_json(tmp_path / "a.json", {"x": 1})
+    assert (tmp_path / "a.json").read_text().strip().startswith("{")
+    assert [p.name for p in tmp_path.iterdir()] == ["a.json"]
+
+
+def test_failed_write_leaves_nothing(tmp_path):
+    with pytest.raises(RuntimeError):
+        with atomic_open(tmp_path / "b.csv") as fh:
+            fh.write("half a row")
+            raise RuntimeError("disk on fire")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_failed_write_keeps_the_previous_complete_file(tmp_path):
+    write_json(tmp_path / "c.json", {"v": 1})
+    with pytest.raises(ValueError):
+        with atomic_open(tmp_path / "c.json") as fh:
+            fh.write("{broken")
+            raise ValueError
+    assert '"v": 1' in (tmp_path / "c.json").read_text()
