@@ -1,0 +1,1 @@
+"""Synthetic polo footage with ground truth: scenarios, camera, scene, renderer, datasets."""

@@ -1,0 +1,133 @@
+"""What stands around the ground: sky, a distant tree line, sideline boards and goal posts."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from synth.camera import Camera, clip_near
+from synth.look import Look
+from synth.mesh import Mesh, MeshBuilder
+from synth.raster import ONE, SHIFT
+
+BOARD_HEIGHT_YD = 11 / 36          # boards are ~11 inches high
+BOARD_THICK_YD = 0.06
+BOARD_LEN_YD = 6.0
+POST_HEIGHT_YD = 10 / 3            # 10 ft
+GOAL_HALF_WIDTH_YD = 4.0           # goal posts 8 yards apart
+BOARD, POST = 10, 11               # part codes (never in truth)
+
+BOARD_STYLES = (  # (face BGR, top BGR)
+    ((225, 228, 230), (235, 238, 240)),      # painted white
+    ((95, 150, 190), (110, 165, 205)),       # natural wood
+    ((60, 90, 40), (225, 228, 230)),         # painted green, white cap
+)
+
+
+def draw_sky(frame: np.ndarray, cam: Camera, look: Look) -> None:
+    """Paint everything above the horizon (plus a little below) with a sky gradient."""
+    h, w = frame.shape[:2]
+    line, _ = cam.horizon()
+    a, b, c = line
+    if abs(b) < 1e-9:
+        return
+    us = np.array([0.0, w - 1.0])
+    vs = -(a * us + c) / b                       # horizon row at the left and right edges
+    if vs.max() < 0:
+        return
+    top_sky = np.array([215, 170, 120], float) * look.exposure
+    low_sky = np.array([235, 215, 195], float) * look.exposure
+    v_hi = int(np.clip(np.ceil(vs.max()) + 2, 0, h))
+    rows = np.linspace(0, 1, max(v_hi, 1))[:, None]
+    grad = (top_sky * (1 - rows) + low_sky * rows).clip(0, 255).astype(np.uint8)
+    sky = np.repeat(grad[:, None, :], w, axis=1)
+    # only above the horizon line: mask by row < horizon row at each column
+    col_v = -(a * np.arange(w) + c) / b
+    mask = np.arange(v_hi)[:, None] < col_v[None, :] + 1.5
+    region = frame[:v_hi]
+    region[mask] = sky[mask]
+
+
+class TreeLine:
+    """A ring of trees well beyond the field, as one strip of quads with a ragged top."""
+
+    def __init__(self, length: float, width: float, seed: int) -> None:
+        rng = np.random.default_rng([seed, 313])
+        x0, x1, y0, y1 = -110.0, length + 110.0, -80.0, width + 80.0
+        corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]])
+        pts = []
+        for a, b in zip(corners[:-1], corners[1:]):
+            n = int(np.ceil(np.linalg.norm(b - a) / 7.0))
+            for s in np.arange(n) / n:
+                pts.append(a + s * (b - a))
+        pts.append(corners[0])
+        self.base = np.array(pts)
+        heights = 9.0 + 5.0 * cv2.resize(rng.random((1, len(pts) // 6 + 2)).astype(np.float32),
+                                         (len(pts), 1), interpolation=cv2.INTER_CUBIC)[0]
+        self.height = heights + rng.uniform(-1.2, 1.2, len(pts))
+        self.shade = rng.uniform(0.75, 1.15, len(pts) - 1)
+
+    def draw(self, frame: np.ndarray, cam: Camera, look: Look) -> None:
+        colour = np.array([45, 75, 50]) * look.exposure
+        haze = np.array([175, 185, 180]) * look.exposure
+        h, w = frame.shape[:2]
+        bottom = np.column_stack([self.base, np.zeros(len(self.base))])
+        top = np.column_stack([self.base, self.height])
+        pb, pt = cam.to_camera(bottom), cam.to_camera(top)
+        quads = np.stack([pb[:-1], pb[1:], pt[1:], pt[:-1]], 1)          # (n, 4, 3)
+        zmin, zmax = quads[..., 2].min(1), quads[..., 2].max(1)
+        f, c = cam.focal_px, cam.K[:2, 2]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            uv = quads[..., :2] / quads[..., 2:3] * f + c
+        inview = (zmin >= 1.0) & (uv[..., 0].max(1) >= 0) & (uv[..., 0].min(1) <= w) & \
+                 (uv[..., 1].max(1) >= 0) & (uv[..., 1].min(1) <= h)
+        straddle = (zmin < 1.0) & (zmax >= 1.0)
+        dist = quads[..., 2].mean(1)
+        k = np.clip(dist / 900.0, 0, 0.75)[:, None]
+        cols = (colour * self.shade[:, None] * (1 - k) + haze * k).clip(0, 255).tolist()
+        for i in np.flatnonzero(inview | straddle):
+            if straddle[i]:
+                q = clip_near(quads[i], 1.0)
+                if len(q) < 3:
+                    continue
+                p = cam.project_camera(q)
+            else:
+                p = uv[i]
+            cv2.fillConvexPoly(frame, np.round(p * ONE).astype(np.int32), cols[i], cv2.LINE_AA, SHIFT)
+
+
+def board_meshes(length: float, width: float, look: Look) -> list[Mesh]:
+    """One small box per board section along both sidelines."""
+    face, top = BOARD_STYLES[int(look.board_style) % len(BOARD_STYLES)]
+    rng = np.random.default_rng([look.seed, 977])
+    out = []
+    n = int(np.ceil(length / BOARD_LEN_YD))
+    for side, y in (("west", -BOARD_THICK_YD / 2), ("east", width + BOARD_THICK_YD / 2)):
+        for i in range(n):
+            x_a, x_b = i * BOARD_LEN_YD, min(length, (i + 1) * BOARD_LEN_YD)
+            b = MeshBuilder()
+            k = rng.uniform(0.93, 1.05)
+            b.box(((x_a + x_b) / 2, y, BOARD_HEIGHT_YD / 2),
+                  ((x_b - x_a) / 2 - 0.02, BOARD_THICK_YD / 2, BOARD_HEIGHT_YD / 2),
+                  np.array(face, float) * k, BOARD)
+            m = b.build()
+            # the top face catches the light
+            top_faces = m.V[m.F].mean(1)[:, 2] > BOARD_HEIGHT_YD * 0.99
+            m.colour[top_faces] = top
+            out.append(m)
+    return out
+
+
+def goal_post_meshes(length: float, width: float, colours: list[tuple]) -> list[Mesh]:
+    """Four padded goal posts, banded in two colours."""
+    out = []
+    for x, ca in ((0.0, colours[0]), (length, colours[1])):
+        for y in (width / 2 - GOAL_HALF_WIDTH_YD, width / 2 + GOAL_HALF_WIDTH_YD):
+            b = MeshBuilder()
+            bands = 6
+            for k in range(bands):
+                z0, z1 = POST_HEIGHT_YD * k / bands, POST_HEIGHT_YD * (k + 1) / bands
+                c = ca if k % 2 == 0 else (235, 235, 235)
+                b.tube((x, y, z0), (x, y, z1), 0.14, 0.12, c, POST, 8)
+            b.ellipsoid((x, y, POST_HEIGHT_YD), (0.12, 0.12, 0.05), (235, 235, 235), POST, 2)
+            out.append(b.build())
+    return out
