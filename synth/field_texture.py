@@ -18,7 +18,7 @@ MARGIN_END_YD = 45.0
 MARGIN_SIDE_YD = 35.0
 
 GRASS_PALETTE = np.array([     # BGR, from lush to dry
-    (45, 125, 55), (50, 135, 75), (55, 140, 90), (60, 140, 105), (70, 145, 120),
+    (50, 118, 62), (58, 125, 78), (62, 128, 92), (66, 130, 104), (75, 135, 118),
 ], float)
 
 
@@ -84,14 +84,14 @@ def make_field_texture(length: float, width: float, look: Look, seed: int, px_pe
 
     # Trampled centre and divots where throw-ins happen.
     c = length / 2
-    n_div = int(rng.integers(150, 400))
-    dx = rng.normal(c, 12, n_div)
-    dy = rng.uniform(20, width - 20, n_div)
-    soil = np.array([60, 85, 110], np.float32)
+    n_div = int(rng.integers(60, 200))
+    dx = rng.normal(c, 10, n_div)
+    dy = rng.uniform(25, width - 25, n_div)
+    soil = np.array([62, 88, 102], np.float32)
     for x, y in zip(dx, dy):
         u, v = int((x - x0) * s), int((y - y0) * s)
-        r = max(1, int(rng.uniform(0.15, 0.5) * s))
-        col = (soil * rng.uniform(0.8, 1.2)).tolist()
+        r = max(1, int(rng.uniform(0.1, 0.3) * s))
+        col = (soil * rng.uniform(0.75, 1.05) * 0.6 + base.astype(np.float32) * 0.4).tolist()
         cv2.ellipse(img, (u, v), (r, max(1, int(r * rng.uniform(0.5, 1.0)))), float(rng.uniform(0, 180)),
                     0, 360, col, -1, cv2.LINE_AA)
     wear = np.clip(_noise(rng, (H, W), int(6 * s)), 0, None) * np.exp(-((xs[None, :] - c) / 15.0) ** 2)

@@ -17,9 +17,9 @@ GOAL_HALF_WIDTH_YD = 4.0           # goal posts 8 yards apart
 BOARD, POST = 10, 11               # part codes (never in truth)
 
 BOARD_STYLES = (  # (face BGR, top BGR)
-    ((225, 228, 230), (235, 238, 240)),      # painted white
-    ((95, 150, 190), (110, 165, 205)),       # natural wood
-    ((60, 90, 40), (225, 228, 230)),         # painted green, white cap
+    ((232, 235, 236), (240, 242, 243)),      # painted white
+    ((232, 235, 236), (240, 242, 243)),      # painted white
+    ((110, 160, 200), (125, 175, 215)),      # natural wood
 )
 
 
@@ -48,42 +48,63 @@ def draw_sky(frame: np.ndarray, cam: Camera, look: Look) -> None:
 
 
 class TreeLine:
-    """A ring of trees well beyond the field, as one strip of quads with a ragged top."""
+    """A ring of trees well beyond the field: a dark understorey strip topped by round crowns."""
 
     def __init__(self, length: float, width: float, seed: int) -> None:
         rng = np.random.default_rng([seed, 313])
-        x0, x1, y0, y1 = -110.0, length + 110.0, -80.0, width + 80.0
+        x0, x1 = -110.0 - rng.uniform(0, 40), length + 110.0 + rng.uniform(0, 40)
+        y0, y1 = -70.0 - rng.uniform(0, 40), width + 70.0 + rng.uniform(0, 40)
         corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]])
         pts = []
         for a, b in zip(corners[:-1], corners[1:]):
-            n = int(np.ceil(np.linalg.norm(b - a) / 7.0))
+            n = int(np.ceil(np.linalg.norm(b - a) / 3.0))
             for s in np.arange(n) / n:
                 pts.append(a + s * (b - a))
         pts.append(corners[0])
         self.base = np.array(pts)
-        heights = 9.0 + 5.0 * cv2.resize(rng.random((1, len(pts) // 6 + 2)).astype(np.float32),
-                                         (len(pts), 1), interpolation=cv2.INTER_CUBIC)[0]
-        self.height = heights + rng.uniform(-1.2, 1.2, len(pts))
-        self.shade = rng.uniform(0.75, 1.15, len(pts) - 1)
+        m = len(pts)
+        smooth = cv2.resize(rng.random((1, m // 12 + 2)).astype(np.float32), (m, 1),
+                            interpolation=cv2.INTER_CUBIC)[0]
+        self.height = np.clip(7.0 + 7.0 * smooth + rng.uniform(-1.0, 1.0, m), 4.0, 16.0)
+        # gaps in the tree line now and then
+        gaps = cv2.resize((rng.random((1, m // 20 + 2)) < 0.15).astype(np.float32), (m, 1),
+                          interpolation=cv2.INTER_NEAREST)[0] > 0.5
+        self.height[gaps] *= 0.35
+        self.radius = np.clip(self.height * rng.uniform(0.14, 0.24, m), 1.0, 3.5)
+        self.jitter = rng.uniform(-0.35, 0.35, (m, 2))
+        self.shade = rng.uniform(0.7, 1.2, m)
+        self.hue = rng.uniform(-0.12, 0.12, m)
 
     def draw(self, frame: np.ndarray, cam: Camera, look: Look) -> None:
-        colour = np.array([45, 75, 50]) * look.exposure
-        haze = np.array([175, 185, 180]) * look.exposure
+        green = np.array([34, 66, 44], float) * look.exposure
+        haze = np.array([170, 180, 175], float) * look.exposure
         h, w = frame.shape[:2]
-        bottom = np.column_stack([self.base, np.zeros(len(self.base))])
-        top = np.column_stack([self.base, self.height])
-        pb, pt = cam.to_camera(bottom), cam.to_camera(top)
-        quads = np.stack([pb[:-1], pb[1:], pt[1:], pt[:-1]], 1)          # (n, 4, 3)
+        m = len(self.base)
+        under = self.height * 0.55
+        bottom = cam.to_camera(np.column_stack([self.base, np.zeros(m)]))
+        top = cam.to_camera(np.column_stack([self.base, under]))
+        # two crowns per base point: one at the top, one lower and to the side
+        ring_dir = np.gradient(self.base, axis=0)
+        ring_dir /= np.maximum(np.linalg.norm(ring_dir, axis=1, keepdims=True), 1e-9)
+        side = self.base + ring_dir * (self.radius * self.jitter[:, 0] * 3)[:, None]
+        crowns3 = np.concatenate([np.column_stack([self.base, self.height - self.radius]),
+                                  np.column_stack([side, under + self.radius * (0.4 + self.jitter[:, 1])])])
+        crowns = cam.to_camera(crowns3)
+        quads = np.stack([bottom[:-1], bottom[1:], top[1:], top[:-1]], 1)          # (m-1, 4, 3)
         zmin, zmax = quads[..., 2].min(1), quads[..., 2].max(1)
         f, c = cam.focal_px, cam.K[:2, 2]
         with np.errstate(divide="ignore", invalid="ignore"):
             uv = quads[..., :2] / quads[..., 2:3] * f + c
+            cuv = crowns[:, :2] / crowns[:, 2:3] * f + c
         inview = (zmin >= 1.0) & (uv[..., 0].max(1) >= 0) & (uv[..., 0].min(1) <= w) & \
-                 (uv[..., 1].max(1) >= 0) & (uv[..., 1].min(1) <= h)
+                 (uv[..., 1].max(1) >= -200) & (uv[..., 1].min(1) <= h)
         straddle = (zmin < 1.0) & (zmax >= 1.0)
-        dist = quads[..., 2].mean(1)
-        k = np.clip(dist / 900.0, 0, 0.75)[:, None]
-        cols = (colour * self.shade[:, None] * (1 - k) + haze * k).clip(0, 255).tolist()
+        k = np.clip(crowns[:, 2] / 1600.0, 0, 0.45)[:, None]
+        shade2 = np.concatenate([self.shade, self.shade[::-1] * 0.85])
+        hue2 = np.concatenate([self.hue, -self.hue])
+        base_col = green * shade2[:, None] * np.column_stack([1 - hue2, np.ones(2 * m), 1 + hue2])
+        cols = (base_col * (1 - k) + haze * k).clip(0, 255)
+        dark = (cols[:m] * 0.7).tolist()
         for i in np.flatnonzero(inview | straddle):
             if straddle[i]:
                 q = clip_near(quads[i], 1.0)
@@ -92,7 +113,15 @@ class TreeLine:
                 p = cam.project_camera(q)
             else:
                 p = uv[i]
-            cv2.fillConvexPoly(frame, np.round(p * ONE).astype(np.int32), cols[i], cv2.LINE_AA, SHIFT)
+            cv2.fillConvexPoly(frame, np.round(p * ONE).astype(np.int32), dark[i], cv2.LINE_AA, SHIFT)
+        r_px = np.concatenate([self.radius, self.radius * 0.8]) * f / np.maximum(crowns[:, 2], 1e-6)
+        ok = (crowns[:, 2] > 1.0) & (cuv[:, 0] + r_px >= 0) & (cuv[:, 0] - r_px <= w) & \
+             (cuv[:, 1] + r_px >= 0) & (cuv[:, 1] - r_px <= h)
+        order = np.flatnonzero(ok)[np.argsort(-crowns[ok, 2])]
+        colours = cols.tolist()
+        for i in order:
+            cx, cy, r = int(cuv[i, 0] * ONE), int(cuv[i, 1] * ONE), int(r_px[i] * ONE)
+            cv2.ellipse(frame, (cx, cy), (r, int(r * 1.1)), 0, 0, 360, colours[i], -1, cv2.LINE_AA, SHIFT)
 
 
 def board_meshes(length: float, width: float, look: Look) -> list[Mesh]:
@@ -113,6 +142,8 @@ def board_meshes(length: float, width: float, look: Look) -> list[Mesh]:
             # the top face catches the light
             top_faces = m.V[m.F].mean(1)[:, 2] > BOARD_HEIGHT_YD * 0.99
             m.colour[top_faces] = top
+            m.colour *= 0.86
+            m.shade[:] = 0.0                # painted boards: shaded by a fixed amount, not the sun
             out.append(m)
     return out
 
