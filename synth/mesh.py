@@ -31,6 +31,11 @@ class Mesh:
         return Mesh(self.V @ A.T + b, self.F, self.colour, self.part, self.centre @ A.T + b,
                     self.kind, self.width, self.shade, self.vprim)
 
+    def select(self, faces: np.ndarray) -> "Mesh":
+        """The sub-mesh of the faces where `faces` (bool mask) holds (vertices kept as they are)."""
+        return Mesh(self.V, self.F[faces], self.colour[faces], self.part[faces], self.centre[faces],
+                    self.kind[faces], self.width[faces], self.shade[faces], self.vprim)
+
     def primitive_vertex_groups(self) -> list[np.ndarray]:
         """Vertex index ranges, one per convex primitive (for shadows)."""
         cuts = np.flatnonzero(np.diff(self.vprim)) + 1

@@ -18,6 +18,33 @@ def line_kernel(dx: float, dy: float) -> np.ndarray:
     return k / k.sum()
 
 
+_UNIT_NOISE: dict[tuple[int, int], np.ndarray] = {}
+_VIGNETTE: dict[tuple[int, int, int], np.ndarray] = {}
+NOISE_PAD = 32
+NOISE_SCALE = 16.0          # the shared noise buffer holds 128 + 16 * N(0, 1)
+
+
+def _unit_noise(w: int, h: int) -> np.ndarray:
+    """A shared buffer of Gaussian noise (uint8, 128 + 16 N(0,1)), made once per image size."""
+    key = (w, h)
+    if key not in _UNIT_NOISE:
+        rng = np.random.default_rng(20240)
+        n = rng.standard_normal((h + NOISE_PAD, w + NOISE_PAD, 3), dtype=np.float32)
+        _UNIT_NOISE[key] = np.clip(128 + NOISE_SCALE * n, 0, 255).astype(np.uint8)
+    return _UNIT_NOISE[key]
+
+
+def _vignette(w: int, h: int, strength: float) -> np.ndarray:
+    q = int(round(strength * 40))                    # cached in steps of 0.025
+    key = (w, h, q)
+    if key not in _VIGNETTE:
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        r2 = ((xx - w / 2) / (w / 2)) ** 2 + ((yy - h / 2) / (h / 2)) ** 2
+        vig = (np.clip(1 - (q / 40) * 0.5 * r2, 0, 1) * 255).astype(np.uint8)
+        _VIGNETTE[key] = cv2.merge([vig] * 3)
+    return _VIGNETTE[key]
+
+
 class PostFX:
     """Per-clip effects; the random parts (noise) are seeded per frame."""
 
@@ -26,21 +53,13 @@ class PostFX:
         self.look = look
         x = np.arange(256, dtype=np.float32) / 255.0
         lut = []
-        for ch, warm in zip(range(3), (-look.warmth, 0.0, look.warmth)):
+        for warm in (-look.warmth, 0.0, look.warmth):
             v = x * look.exposure * (1 + warm)
             v = 0.5 + (v - 0.5) * look.contrast
             lut.append(np.clip(v * 255, 0, 255).astype(np.uint8))
         self.lut = np.stack(lut, 1).reshape(256, 1, 3)
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-        r2 = ((xx - w / 2) / (w / 2)) ** 2 + ((yy - h / 2) / (h / 2)) ** 2
-        vig = np.clip(1 - look.vignette * 0.5 * r2, 0, 1) * 255
-        self.vignette = cv2.merge([vig.astype(np.uint8)] * 3) if look.vignette > 0.02 else None
-        rng = np.random.default_rng([look.seed, 99])
-        pad = 32
-        noise = rng.normal(0, look.noise_sigma, (h + pad, w + pad, 3)).round()
-        self.noise_pos = np.clip(noise, 0, 255).astype(np.uint8)
-        self.noise_neg = np.clip(-noise, 0, 255).astype(np.uint8)
-        self.pad = pad
+        self.vignette = _vignette(w, h, look.vignette) if look.vignette > 0.02 else None
+        self.noise = _unit_noise(w, h)
         self.size = size
 
     def apply(self, frame: np.ndarray, index: int, pan_motion_px: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
@@ -59,10 +78,9 @@ class PostFX:
             frame = cv2.multiply(frame, self.vignette, scale=1 / 255)
         h, w = frame.shape[:2]
         rng = np.random.default_rng([look.seed, index, 5])
-        oy, ox = rng.integers(0, self.pad, 2)
-        cv2.add(frame, self.noise_pos[oy:oy + h, ox:ox + w], dst=frame)
-        oy, ox = rng.integers(0, self.pad, 2)
-        cv2.subtract(frame, self.noise_neg[oy:oy + h, ox:ox + w], dst=frame)
+        oy, ox = rng.integers(0, NOISE_PAD, 2)
+        a = look.noise_sigma / NOISE_SCALE
+        frame = cv2.addWeighted(frame, 1.0, self.noise[oy:oy + h, ox:ox + w], a, -128.0 * a)
         return frame
 
 

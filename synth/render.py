@@ -143,6 +143,7 @@ class Renderer:
             self._blur_moving_units(frame, cam, index, units, results, idbuf)
             frame = self.fx.apply(frame, index, self._pan_motion(index, cam))
 
+        self.last_idbuf = idbuf          # part ids per pixel (for tests): unit k -> 3k+1 horse, 3k+2 rider, 3k+3 mallet
         counts = np.bincount(idbuf.ravel(), minlength=256)
         records = [self._unit_record(u, results.get(k), counts, cam) for k, u in enumerate(units)]
         if ball is not None:

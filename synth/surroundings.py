@@ -1,6 +1,8 @@
 """What stands around the ground: sky, a distant tree line, sideline boards and goal posts."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
 
@@ -125,9 +127,14 @@ class TreeLine:
 
 
 def board_meshes(length: float, width: float, look: Look) -> list[Mesh]:
-    """One small box per board section along both sidelines."""
-    face, top = BOARD_STYLES[int(look.board_style) % len(BOARD_STYLES)]
-    rng = np.random.default_rng([look.seed, 977])
+    """One small box per board section along both sidelines (cached; treat as read-only)."""
+    return _board_meshes(float(length), float(width), int(look.board_style) % len(BOARD_STYLES), look.seed % 8)
+
+
+@lru_cache(maxsize=16)
+def _board_meshes(length: float, width: float, style: int, seed: int) -> list[Mesh]:
+    face, top = BOARD_STYLES[style]
+    rng = np.random.default_rng([seed, 977])
     out = []
     n = int(np.ceil(length / BOARD_LEN_YD))
     for side, y in (("west", -BOARD_THICK_YD / 2), ("east", width + BOARD_THICK_YD / 2)):

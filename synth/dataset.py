@@ -1,0 +1,149 @@
+"""YOLO detection datasets rendered from random scenarios (synth/random_scene.py).
+
+Layout (Ultralytics): DIR/images/{train,val}/NNNNNN.jpg, DIR/labels/{train,val}/NNNNNN.txt
+(one ``class cx cy w h`` line per box, normalised), DIR/data.yaml and DIR/dataset.json
+(parameters and box counts). Classes: 0 horse, 1 rider, 2 umpire, 3 ball.
+
+A box is labelled when at least VISIBLE_MIN (0.25) of that part's silhouette is visible,
+i.e. neither hidden by nearer objects nor outside the frame; the box itself is the part's
+full projected extent clipped to the image. Boxes under MIN_BOX_PX on a side are dropped.
+Image i depends only on (seed, i), so a dataset is identical for any number of workers.
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from synth.encode import write_json_atomic, write_text_atomic
+
+CLASSES = {0: "horse", 1: "rider", 2: "umpire", 3: "ball"}
+CLASS_OF = {"horse": 0, "rider": 1, "umpire": 2, "ball": 3}
+VISIBLE_MIN = 0.25
+MIN_BOX_PX = 2.0
+TEXTURE_VARIANTS = 12
+
+
+@dataclass
+class DatasetResult:
+    out_dir: Path
+    n_train: int
+    n_val: int
+    boxes: dict[str, int]
+
+
+def image_seed(seed: int, i: int) -> int:
+    return int(np.random.default_rng([seed, i, 777]).integers(0, 2 ** 31 - 1))
+
+
+_TEXTURES: dict = {}
+
+
+def _texture(variant: int, size: tuple[int, int]):
+    """Ground textures are the slow part of a new scene; each worker keeps a few variants."""
+    from synth.field_texture import make_field_texture
+    from synth.look import make_look
+    if variant not in _TEXTURES:
+        _TEXTURES[variant] = make_field_texture(300.0, 160.0, make_look(90001 + variant), 90001 + variant)
+    return _TEXTURES[variant]
+
+
+def render_example(seed: int, size: tuple[int, int] = (1280, 720)) -> tuple[np.ndarray, list[str], dict]:
+    """One random image, its YOLO label lines and its truth objects."""
+    from synth.random_scene import random_scenario
+    from synth.render import Renderer
+    from synth.scenario import parse_scenario
+    doc, index = random_scenario(seed, size)
+    scenario = parse_scenario(doc)
+    variant = int(np.random.default_rng([seed, 3]).integers(TEXTURE_VARIANTS))
+    r = Renderer(scenario, texture=_texture(variant, size))
+    img, records, _ = r.render(index)
+    w, h = size
+    lines = []
+    for rec in records:
+        for part, box in rec.boxes.items():
+            vis = rec.part_visible.get(part, rec.visible_fraction)
+            bw, bh = box[2] - box[0], box[3] - box[1]
+            if vis < VISIBLE_MIN or bw < MIN_BOX_PX or bh < MIN_BOX_PX:
+                continue
+            cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
+            lines.append(f"{CLASS_OF[part]} {cx:.6f} {cy:.6f} {bw / w:.6f} {bh / h:.6f}")
+    return img, lines, {"seed": seed, "objects": len(records)}
+
+
+def _work(job: tuple[int, int, str, str, int, tuple[int, int]]) -> list[str]:
+    i, seed, split, out, quality_seed, size = job
+    img, lines, _ = render_example(image_seed(seed, i), size)
+    q = int(np.random.default_rng([quality_seed, i]).integers(60, 96))
+    name = f"{i:06d}"
+    root = Path(out)
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    img_path = root / "images" / split / f"{name}.jpg"
+    tmp = img_path.with_name(f".{name}.{os.getpid()}.tmp")
+    tmp.write_bytes(buf.tobytes())
+    os.replace(tmp, img_path)
+    write_text_atomic(root / "labels" / split / f"{name}.txt", "".join(line + "\n" for line in lines))
+    return lines
+
+
+def val_indices(n: int, seed: int, val_fraction: float) -> set[int]:
+    k = int(round(n * val_fraction))
+    if val_fraction > 0 and n > 1:
+        k = max(1, min(k, n - 1))
+    return set(np.random.default_rng([seed, 4]).permutation(n)[:k].tolist())
+
+
+def write_dataset(out_dir: str | Path, n: int, seed: int = 0, val_fraction: float = 0.1, workers: int = 1,
+                  size: tuple[int, int] = (1280, 720), progress: bool = True) -> DatasetResult:
+    """Render `n` images into a YOLO dataset at `out_dir`."""
+    out = Path(out_dir)
+    for split in ("train", "val"):
+        (out / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+    val = val_indices(n, seed, val_fraction)
+    jobs = [(i, seed, "val" if i in val else "train", str(out), seed, tuple(size)) for i in range(n)]
+    counts: Counter = Counter()
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=n, unit="img", desc="synth-dataset")
+    try:
+        if workers > 1:
+            with get_context("fork").Pool(workers) as pool:
+                for lines in pool.imap_unordered(_work, jobs, chunksize=4):
+                    counts.update(CLASSES[int(line.split()[0])] for line in lines)
+                    if bar:
+                        bar.update(1)
+        else:
+            for job in jobs:
+                counts.update(CLASSES[int(line.split()[0])] for line in _work(job))
+                if bar:
+                    bar.update(1)
+    finally:
+        if bar:
+            bar.close()
+    yaml_text = "\n".join([
+        "# Synthetic polo throw-in detection dataset (polo-lineup synth-dataset)",
+        f"path: {out.resolve()}",
+        "train: images/train",
+        "val: images/val",
+        "names:",
+        *[f"  {k}: {v}" for k, v in CLASSES.items()],
+        "",
+    ])
+    write_text_atomic(out / "data.yaml", yaml_text)
+    boxes = {name: int(counts.get(name, 0)) for name in CLASSES.values()}
+    write_json_atomic(out / "dataset.json", {
+        "generator": "synth.dataset", "n": n, "seed": seed, "val_fraction": val_fraction,
+        "image_size": list(size), "visible_min": VISIBLE_MIN, "min_box_px": MIN_BOX_PX,
+        "classes": {str(k): v for k, v in CLASSES.items()}, "n_train": n - len(val), "n_val": len(val),
+        "boxes": boxes}, indent=1)
+    return DatasetResult(out, n - len(val), len(val), boxes)
