@@ -1,0 +1,610 @@
+"""Follow a panning / zooming camera: keep the image→field homography up to date.
+
+Ground features (Shi–Tomasi corners on grass and paint) are tracked with pyramidal
+Lucas–Kanade on a downscaled grey image. Each feature carries the field position (yards)
+it had when it was picked, so every frame's homography is fitted (RANSAC) straight from
+field yards to current pixels: there is no chain of frame-to-frame products to drift.
+Drift can only creep in through the field positions of features added later, so new
+features are only added close to the live ones (where H is interpolated, not
+extrapolated), and their positions are averaged over their first frames. Frame-to-frame
+LK's own random walk is removed by re-matching each track against the frame it was born
+in while that still matches.
+
+Features are only picked on the field (pixels that the current H maps inside the field
+plus a margin, in front of the camera) and outside the given boxes (players, umpires,
+overlays); tracks that move into a box are dropped.
+
+A bad update (too few features or inliers, an implausible jump) keeps the previous H and
+reports ``ok=False`` with the reason. Up to `max_skip` bad frames in a row are skipped
+(the next frame is matched against the last good one); after that the features restart
+on the current frame from the last H.
+
+With ``reanchor=True`` (the default) the painted lines (cross lines at 0/30/40/60 yd from
+each end and the centre line; the sidelines) are searched for every few frames near where
+H puts them, and half the field offset they show is corrected, which bounds the along-
+and across-field drift on long clips. Lines that are not painted are simply not found.
+
+    tracker = CameraMotionTracker(fit.H, (1280, 720))
+    for index, t, frame in video:
+        step = tracker.update(frame, exclude_boxes=player_boxes)
+        H = step.H
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.homography import DEFAULT_LENGTH, DEFAULT_WIDTH
+
+_LK_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 0.03)
+
+
+@dataclass(frozen=True)
+class MotionStep:
+    """Outcome of one `CameraMotionTracker.update`."""
+
+    H: np.ndarray          # image px → field yd for this frame (previous H if not ok)
+    ok: bool
+    reason: str            # "ok", "first frame", or why the update was refused
+    n_tracked: int         # features LK followed into this frame
+    n_inliers: int         # of those, agreeing with the homography
+    detected: bool         # new features were picked on this frame
+    reanchor_yd: tuple[float, float] = (0.0, 0.0)   # (dx, dy) applied from painted lines
+
+
+# ------------------------------------------------------------------------------------
+# Small geometry helpers
+# ------------------------------------------------------------------------------------
+def _scale_matrix(s: float) -> np.ndarray:
+    """Full-resolution pixels → pixels of the image resized by `s` (pixel centres kept)."""
+    o = 0.5 * s - 0.5
+    return np.array([[s, 0.0, o], [0.0, s, o], [0.0, 0.0, 1.0]])
+
+
+def _warp_points(M: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    pts = np.asarray(pts, np.float64).reshape(-1, 2)
+    h = pts @ M[:, :2].T + M[:, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return h[:, :2] / h[:, 2:]
+
+
+def _field_grid(H: np.ndarray, size_s: tuple[int, int], scale: float, length: float,
+                width: float, margin_sides: float, margin_ends: float,
+                step: int) -> np.ndarray:
+    """Boolean grid over `step`-pixel cells of the scaled image: is the cell centre on the
+    field (plus margins) and in front of the camera under H (full-resolution px → yd)?"""
+    w_s, h_s = size_s
+    gu = (np.arange(0, w_s, step) + (step - 1) / 2 + 0.5) / scale - 0.5
+    gv = (np.arange(0, h_s, step) + (step - 1) / 2 + 0.5) / scale - 0.5
+    u, v = np.meshgrid(gu, gv)
+    X = H[0, 0] * u + H[0, 1] * v + H[0, 2]
+    Y = H[1, 0] * u + H[1, 1] * v + H[1, 2]
+    W = H[2, 0] * u + H[2, 1] * v + H[2, 2]
+    front = W > 1e-12
+    Wsafe = np.where(front, W, 1.0)
+    x, y = X / Wsafe, Y / Wsafe
+    return (front & (x >= -margin_ends) & (x <= length + margin_ends)
+            & (y >= -margin_sides) & (y <= width + margin_sides))
+
+
+def field_mask(H: np.ndarray, image_size: tuple[int, int], scale: float = 1.0,
+               length: float = DEFAULT_LENGTH, width: float = DEFAULT_WIDTH,
+               margin_sides: float = 10.0, margin_ends: float = 30.0,
+               step: int = 4) -> np.ndarray:
+    """uint8 mask (255 = on the field plus margins) of the image resized by `scale`.
+
+    Evaluated every `step` pixels and enlarged (nearest). Pixels above the horizon
+    (w ≤ 0 under H) are off the field.
+    """
+    w_s, h_s = int(round(image_size[0] * scale)), int(round(image_size[1] * scale))
+    grid = _field_grid(H, (w_s, h_s), scale, length, width, margin_sides, margin_ends, step)
+    return cv2.resize(grid.astype(np.uint8) * 255, (w_s, h_s),
+                      interpolation=cv2.INTER_NEAREST)
+
+
+def _clear_boxes(mask: np.ndarray, boxes, scale: float, pad: float) -> np.ndarray:
+    """Zero `mask` inside boxes (x1, y1, x2, y2) given in full-resolution pixels."""
+    if boxes is None or len(boxes) == 0:
+        return mask
+    b = np.asarray(boxes, float).reshape(-1, 4) * scale
+    b = np.round(b + (-pad, -pad, pad, pad)).astype(int).clip(0)
+    for x1, y1, x2, y2 in b:
+        mask[y1:y2 + 1, x1:x2 + 1] = 0
+    return mask
+
+
+def _in_boxes(pts: np.ndarray, boxes, scale: float, pad: float) -> np.ndarray:
+    if boxes is None or len(boxes) == 0 or len(pts) == 0:
+        return np.zeros(len(pts), bool)
+    b = np.asarray(boxes, float).reshape(-1, 4) * scale
+    x, y = pts[:, :1], pts[:, 1:2]
+    return np.any((x >= b[:, 0] - pad) & (x <= b[:, 2] + pad)
+                  & (y >= b[:, 1] - pad) & (y <= b[:, 3] + pad), axis=1)
+
+
+def _translation(dx: float, dy: float) -> np.ndarray:
+    return np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]])
+
+
+# ------------------------------------------------------------------------------------
+# Feature store
+# ------------------------------------------------------------------------------------
+@dataclass
+class _Tracks:
+    """Live features, one row each (all arrays filtered together)."""
+
+    px: np.ndarray      # (N, 2) float32 current position, scaled pixels
+    yd: np.ndarray      # (N, 2) float64 field position, yards
+    age: np.ndarray     # (N,) frames since picked
+    birth: np.ndarray   # (N,) frame number of the template
+    px0: np.ndarray     # (N, 2) float32 position in the template frame
+
+    @classmethod
+    def empty(cls) -> "_Tracks":
+        return cls(np.empty((0, 2), np.float32), np.empty((0, 2)), np.empty(0, np.int32),
+                   np.empty(0, np.int64), np.empty((0, 2), np.float32))
+
+    def __len__(self) -> int:
+        return len(self.px)
+
+    def copy(self) -> "_Tracks":
+        return _Tracks(self.px.copy(), self.yd.copy(), self.age.copy(), self.birth.copy(),
+                       self.px0.copy())
+
+    def keep(self, sel: np.ndarray) -> None:
+        for name in ("px", "yd", "age", "birth", "px0"):
+            setattr(self, name, getattr(self, name)[sel])
+
+    def add(self, px: np.ndarray, yd: np.ndarray, frame_no: int) -> None:
+        n = len(px)
+        px = px.astype(np.float32)
+        self.px = np.concatenate([self.px, px])
+        self.yd = np.concatenate([self.yd, yd])
+        self.age = np.concatenate([self.age, np.zeros(n, np.int32)])
+        self.birth = np.concatenate([self.birth, np.full(n, frame_no, np.int64)])
+        self.px0 = np.concatenate([self.px0, px])
+
+
+# ------------------------------------------------------------------------------------
+# Tracker
+# ------------------------------------------------------------------------------------
+class CameraMotionTracker:
+    """Keeps the image→field homography of a moving camera up to date (module doc).
+
+    `H` maps full-resolution pixels to yards for the first frame passed to `update`.
+    Main knobs: `scale` (working resolution; 0.5 for 720p), `max_features`, `min_inliers`
+    (fewer → refuse the update), `reanchor` (snap to painted lines).
+    """
+
+    MASK_STEP = 4          # scaled pixels per cell of the coarse masks
+    REFINE_FRAMES = 10     # a new feature's field position is averaged over this many
+    TEMPLATE_GROUPS = 2    # template frames re-matched per update (round robin)
+
+    def __init__(self, H: np.ndarray, image_size: tuple[int, int], *,
+                 length: float = DEFAULT_LENGTH, width: float = DEFAULT_WIDTH,
+                 scale: float = 0.5, max_features: int = 240, min_inliers: int = 20,
+                 grid: tuple[int, int] = (6, 4), ransac_px: float = 1.0,
+                 lk_window: int = 11, lk_levels: int = 2, detect_every: int = 4,
+                 hull_margin: float = 0.08, template_tol: float = 0.75,
+                 max_shift_fraction: float = 0.2, max_zoom_step: float = 0.15,
+                 box_pad_px: float = 4.0, margin_sides: float = 10.0,
+                 margin_ends: float = 30.0, reanchor: bool = True,
+                 reanchor_every: int = 5, reanchor_gain: float = 0.5, max_skip: int = 3):
+        self.image_size = (int(image_size[0]), int(image_size[1]))
+        self.length, self.width = float(length), float(width)
+        self.scale = float(scale)
+        self.size_s = (int(round(self.image_size[0] * self.scale)),
+                       int(round(self.image_size[1] * self.scale)))
+        self.max_features, self.min_inliers = int(max_features), int(min_inliers)
+        self.grid = (int(grid[0]), int(grid[1]))
+        self.ransac_px = float(ransac_px)
+        self.lk_window, self.lk_levels = int(lk_window), int(lk_levels)
+        self.detect_every, self.hull_margin = int(detect_every), float(hull_margin)
+        self.template_tol = float(template_tol)
+        self.max_shift_fraction, self.max_zoom_step = max_shift_fraction, max_zoom_step
+        self.box_pad = box_pad_px * self.scale
+        self.margins = (float(margin_sides), float(margin_ends))
+        self.reanchor = reanchor
+        self.reanchor_every, self.reanchor_gain = int(reanchor_every), float(reanchor_gain)
+        self.max_skip = int(max_skip)
+        self.S = _scale_matrix(self.scale)
+        self.S_inv = np.linalg.inv(self.S)
+        self.H = self._oriented(np.asarray(H, float))
+        self.n_failures = 0                      # consecutive refused updates
+        self._tracks = _Tracks.empty()
+        self._templates: dict[int, np.ndarray] = {}
+        self._prev_gray: np.ndarray | None = None
+        self._full_gray: np.ndarray | None = None
+        self._frame_no = -1
+        self._since_detect = 0
+        self._vel = np.eye(3)                    # last frame-to-frame motion, scaled px
+
+    # -- public ---------------------------------------------------------------------
+    def update(self, frame: np.ndarray, exclude_boxes=None) -> MotionStep:
+        """Track the camera into `frame` (BGR or grey); `exclude_boxes` (N, 4) px."""
+        gray = self._grey(frame)
+        self._frame_no += 1
+        if self._prev_gray is None:
+            self._prev_gray = gray
+            self._restart(gray, exclude_boxes)
+            self._keep_templates()
+            return MotionStep(self.H, True, "first frame", 0, 0, True)
+        saved = self._tracks.copy()
+        step = self._track(gray, exclude_boxes)
+        if step.ok:
+            self._prev_gray = gray
+        elif self.n_failures <= self.max_skip:
+            self._tracks = saved          # a glitch: match the next frame to the last good
+        else:
+            self._prev_gray = gray        # lost: start over here with the last H
+            self._restart(gray, exclude_boxes)
+        self._keep_templates()
+        return step
+
+    def reset(self, H: np.ndarray, frame: np.ndarray | None = None, exclude_boxes=None
+              ) -> None:
+        """Replace the homography (e.g. a fresh calibration); restart on `frame` if given."""
+        self.H = self._oriented(np.asarray(H, float))
+        self.n_failures = 0
+        self._tracks = _Tracks.empty()
+        self._templates.clear()
+        self._prev_gray = None
+        self._vel = np.eye(3)
+        if frame is not None:
+            self.update(frame, exclude_boxes)
+
+    @property
+    def n_features(self) -> int:
+        """Live tracks."""
+        return len(self._tracks)
+
+    # -- per-frame steps ------------------------------------------------------------
+    def _track(self, gray: np.ndarray, boxes) -> MotionStep:
+        n_tracked = self._follow(gray, boxes)
+        if n_tracked < self.min_inliers:
+            return self._refuse(gray, boxes, f"too few features tracked ({n_tracked})",
+                                n_tracked, 0)
+        t = self._tracks
+        G, inl = cv2.findHomography(t.yd, t.px.astype(np.float64), cv2.RANSAC,
+                                    self.ransac_px, maxIters=500, confidence=0.995)
+        n_inl = int(inl.sum()) if inl is not None else 0
+        if G is None or n_inl < self.min_inliers:
+            return self._refuse(gray, boxes, f"too few inliers ({n_inl} of {n_tracked})",
+                                n_tracked, n_inl)
+        H_new = np.linalg.inv(G) @ self.S            # full-res px → yd
+        problem = self._implausible(H_new)
+        if problem:
+            return self._refuse(gray, boxes, problem, n_tracked, n_inl)
+        self._accept(H_new, inl.ravel().astype(bool))
+        shift = (0.0, 0.0)
+        if self.reanchor and self._frame_no % self.reanchor_every == 0:
+            shift = self._snap_to_lines(boxes)
+        n_before = len(self._tracks)
+        self._detect(gray, boxes)
+        return MotionStep(self.H, True, "ok", n_tracked, n_inl,
+                          len(self._tracks) > n_before, shift)
+
+    def _follow(self, gray: np.ndarray, boxes) -> int:
+        """LK-track the features into `gray`, dropping lost ones; returns how many remain."""
+        t = self._tracks
+        if len(t) == 0:
+            return 0
+        guess = _warp_points(self._vel, t.px).astype(np.float32).reshape(-1, 1, 2)
+        nxt, status, _ = cv2.calcOpticalFlowPyrLK(
+            self._prev_gray, gray, t.px.reshape(-1, 1, 2), guess,
+            winSize=(self.lk_window, self.lk_window), maxLevel=self.lk_levels,
+            criteria=_LK_CRITERIA, flags=cv2.OPTFLOW_USE_INITIAL_FLOW)
+        nxt = nxt.reshape(-1, 2)
+        w, h = self.size_s
+        good = (status.ravel() == 1) & np.all(np.isfinite(nxt), axis=1)
+        good &= (nxt[:, 0] >= 0) & (nxt[:, 0] < w - 1) & (nxt[:, 1] >= 0) & (nxt[:, 1] < h - 1)
+        good &= ~_in_boxes(nxt, boxes, self.scale, self.box_pad)
+        t.px = nxt
+        t.keep(good)
+        self._rematch_templates(gray)
+        return int(good.sum())
+
+    def _implausible(self, H_new: np.ndarray) -> str:
+        """Why the new homography is refused, or '' if the step looks like a camera's."""
+        step = np.linalg.inv(H_new) @ self.H           # previous image → current image
+        w, h = self.image_size
+        corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+        moved = _warp_points(step, corners)
+        if not np.all(np.isfinite(moved)):
+            return "implausible motion (image corners at infinity)"
+        shift = float(np.max(np.hypot(*(moved - corners).T)))
+        if shift > self.max_shift_fraction * np.hypot(w, h):
+            return f"implausible motion ({shift:.0f} px in one frame)"
+        area = cv2.contourArea(moved.astype(np.float32)) / (w * h)
+        if not (1 - self.max_zoom_step) ** 2 <= area <= (1 + self.max_zoom_step) ** 2:
+            return f"implausible zoom step (area x{area:.2f})"
+        return ""
+
+    def _accept(self, H_new: np.ndarray, inliers: np.ndarray) -> None:
+        t = self._tracks
+        self._vel = self.S @ np.linalg.inv(H_new) @ self.H @ self.S_inv
+        H_new = H_new / np.linalg.norm(H_new)
+        w = t.px[inliers] @ (H_new @ self.S_inv)[2, :2] + (H_new @ self.S_inv)[2, 2]
+        self.H = -H_new if np.median(w) < 0 else H_new
+        self.n_failures = 0
+        t.keep(inliers)
+        t.age += 1
+        young = t.age <= self.REFINE_FRAMES       # average new features' field positions
+        if young.any():
+            est = _warp_points(self._H_scaled, t.px[young])
+            a = (1.0 / (t.age[young] + 1.0))[:, None]
+            t.yd[young] = (1 - a) * t.yd[young] + a * est
+
+    def _refuse(self, gray, boxes, reason: str, n_tracked: int, n_inl: int) -> MotionStep:
+        self.n_failures += 1
+        restart = self.n_failures > self.max_skip
+        return MotionStep(self.H, False, reason, n_tracked, n_inl, restart)
+
+    def _restart(self, gray: np.ndarray, boxes) -> None:
+        self._tracks = _Tracks.empty()
+        self._vel = np.eye(3)
+        self._detect(gray, boxes, force=True)
+
+    # -- helpers --------------------------------------------------------------------
+    def _oriented(self, H: np.ndarray) -> np.ndarray:
+        """Unit-norm H, sign flipped if that is what puts the field in front."""
+        H = H / np.linalg.norm(H)
+        on = self._on_field(H).any()
+        return -H if not on and self._on_field(-H).any() else H
+
+    def _on_field(self, H: np.ndarray) -> np.ndarray:
+        ms, me = self.margins
+        return _field_grid(H, self.size_s, self.scale, self.length, self.width, ms, me,
+                           self.MASK_STEP)
+
+    def _grey(self, frame: np.ndarray) -> np.ndarray:
+        h, w = frame.shape[:2]
+        if (w, h) != self.image_size:
+            raise ValueError(f"frame is {w}x{h}, the tracker was set up for "
+                             f"{self.image_size[0]}x{self.image_size[1]}")
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        self._full_gray = grey
+        if self.scale == 1.0:
+            return grey
+        return cv2.resize(grey, self.size_s, interpolation=cv2.INTER_AREA)
+
+    @property
+    def _H_scaled(self) -> np.ndarray:
+        """Scaled pixels → yards."""
+        return self.H @ self.S_inv
+
+    def _cells(self, pts: np.ndarray) -> np.ndarray:
+        gx, gy = self.grid
+        w, h = self.size_s
+        cx = np.clip((pts[:, 0] * gx / w).astype(int), 0, gx - 1)
+        cy = np.clip((pts[:, 1] * gy / h).astype(int), 0, gy - 1)
+        return cy * gx + cx
+
+    # -- picking features -----------------------------------------------------------
+    def _detect(self, gray: np.ndarray, boxes, force: bool = False) -> None:
+        """Add features in grid cells holding under half their share (every few frames,
+        or at once when the track count runs low)."""
+        self._since_detect += 1
+        gx, gy = self.grid
+        per_cell = max(1, self.max_features // (gx * gy))
+        t = self._tracks
+        urgent = force or len(t) < max(2 * self.min_inliers, self.max_features // 3)
+        if not urgent and self._since_detect < self.detect_every:
+            return
+        have = np.bincount(self._cells(t.px), minlength=gx * gy)
+        need = np.where(have <= per_cell // 2, per_cell - have, 0)
+        if need.sum() < per_cell and not urgent:
+            return
+        self._since_detect = 0
+        min_dist = max(3, min(self.size_s) // 40)
+        mask = self._allowed(need, boxes, min_dist, restrict=not force)
+        x0, y0, bw, bh = cv2.boundingRect(mask)
+        if bw == 0 or bh == 0:
+            return
+        roi = (slice(y0, y0 + bh), slice(x0, x0 + bw))
+        pts = cv2.goodFeaturesToTrack(gray[roi], int(2 * need.sum()) + 8, 0.005, min_dist,
+                                      mask=mask[roi], blockSize=5)
+        if pts is not None:
+            self._add(pts.reshape(-1, 2) + (x0, y0), need)
+
+    def _allowed(self, need: np.ndarray, boxes, min_dist: int, restrict: bool) -> np.ndarray:
+        """uint8 mask of where new features may go: on the field, in thin grid cells, not
+        next to a live track, outside boxes, and (when `restrict`) near the live tracks,
+        where H is interpolated rather than extrapolated. Built on a coarse grid."""
+        st = self.MASK_STEP
+        w, h = self.size_s
+        ok = self._on_field(self.H)
+        gh, gw = ok.shape
+        cy = (np.arange(gh) * st + st // 2) * self.grid[1] // h
+        cx = (np.arange(gw) * st + st // 2) * self.grid[0] // w
+        ok &= (need > 0).reshape(self.grid[1], self.grid[0])[cy[:, None], cx[None, :]]
+        small = ok.astype(np.uint8) * 255
+        t = self._tracks
+        if len(t):
+            occ = np.zeros_like(small)
+            q = np.clip((t.px // st).astype(int), 0, (gw - 1, gh - 1))
+            occ[q[:, 1], q[:, 0]] = 255
+            r = max(1, -(-min_dist // st))
+            small[cv2.dilate(occ, np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0] = 0
+        if restrict and len(t) >= 3:
+            hull = cv2.convexHull(t.px).reshape(-1, 2)
+            d = hull - hull.mean(axis=0)
+            grow = self.hull_margin * w / np.maximum(np.hypot(*d.T), 1e-6)
+            near = np.zeros_like(small)
+            cv2.fillConvexPoly(near, np.round((hull + d * grow[:, None]) / st).astype(np.int32),
+                               255)
+            small &= near
+        small = _clear_boxes(small, boxes, self.scale / st, 1.0)
+        return cv2.resize(small, (w, h), interpolation=cv2.INTER_NEAREST)
+
+    def _add(self, pts: np.ndarray, need: np.ndarray) -> None:
+        """Keep the strongest `need[cell]` of `pts` per cell, with their field positions."""
+        cells = self._cells(pts)
+        order = np.argsort(cells, kind="stable")
+        first = np.searchsorted(cells[order], cells[order])
+        rank = np.empty(len(pts), int)
+        rank[order] = np.arange(len(pts)) - first
+        pts = pts[rank < need[cells]]
+        yd = _warp_points(self._H_scaled, pts)
+        ok = np.all(np.isfinite(yd), axis=1)
+        self._tracks.add(pts[ok], yd[ok], self._frame_no)
+
+    # -- template re-matching (removes LK's frame-to-frame random walk) -------------
+    def _rematch_templates(self, gray: np.ndarray) -> None:
+        """Snap tracks back onto their look in the frame they were born in (a couple of
+        template frames per update, round robin); a track whose template no longer
+        matches within `template_tol` px takes the current frame as its template."""
+        t = self._tracks
+        groups = [b for b in np.unique(t.birth).tolist()
+                  if b in self._templates and b < self._frame_no - 1]
+        if not groups:
+            return
+        start = self._frame_no % len(groups)
+        stale = np.zeros(len(t), bool)
+        for b in (groups + groups)[start:start + min(self.TEMPLATE_GROUPS, len(groups))]:
+            idx = np.flatnonzero(t.birth == b)
+            p, ok = self._lk_crop(self._templates[b], gray, t.px0[idx], t.px[idx])
+            ok &= np.abs(p - t.px[idx]).max(axis=1) < self.template_tol
+            t.px[idx[ok]] = p[ok]
+            stale[idx[~ok]] = True
+        t.birth[stale] = self._frame_no
+        t.px0[stale] = t.px[stale]
+
+    def _lk_crop(self, ref: np.ndarray, gray: np.ndarray, p0: np.ndarray, guess: np.ndarray):
+        """Single-level LK from `ref` at p0 into `gray` near `guess`, on two equal crops
+        (around p0, and shifted by the mean motion) so the cost scales with the group."""
+        r = self.lk_window + 2
+        w, h = self.size_s
+        d = np.round(np.mean(guess - p0, axis=0)).astype(int)
+        lo = np.floor(p0.min(axis=0)).astype(int) - r
+        hi = np.ceil(p0.max(axis=0)).astype(int) + r + 1
+        lo = np.maximum(lo, np.maximum(0, -d))
+        hi = np.minimum(hi, np.minimum((w, h), np.array((w, h)) - d))
+        if np.any(hi - lo < 2 * r):
+            return guess, np.zeros(len(p0), bool)
+        a = ref[lo[1]:hi[1], lo[0]:hi[0]]
+        b = gray[lo[1] + d[1]:hi[1] + d[1], lo[0] + d[0]:hi[0] + d[0]]
+        p, st, _ = cv2.calcOpticalFlowPyrLK(
+            a, b, (p0 - lo).astype(np.float32).reshape(-1, 1, 2),
+            (guess - lo - d).astype(np.float32).reshape(-1, 1, 2),
+            winSize=(self.lk_window, self.lk_window), maxLevel=0, criteria=_LK_CRITERIA,
+            flags=cv2.OPTFLOW_USE_INITIAL_FLOW)
+        return p.reshape(-1, 2) + lo + d, st.ravel() == 1
+
+    def _keep_templates(self) -> None:
+        """Store this frame if a track was born in it; forget frames no track uses."""
+        live = set(np.unique(self._tracks.birth).tolist())
+        if self._frame_no in live and self._frame_no not in self._templates:
+            self._templates[self._frame_no] = self._prev_gray
+        for b in [b for b in self._templates if b not in live]:
+            del self._templates[b]
+
+    # -- painted-line re-anchoring --------------------------------------------------
+    def _snap_to_lines(self, boxes) -> tuple[float, float]:
+        """Shift the field frame so that the painted lines fall where H says they are."""
+        dx, dy = line_offsets(self._full_gray, self.H, self.length, self.width, boxes)
+        dx, dy = self.reanchor_gain * dx, self.reanchor_gain * dy
+        if dx == 0.0 and dy == 0.0:
+            return 0.0, 0.0
+        T = _translation(-dx, -dy)
+        self.H = T @ self.H
+        self._tracks.yd = _warp_points(T, self._tracks.yd)
+        return dx, dy
+
+
+# ------------------------------------------------------------------------------------
+# Painted lines
+# ------------------------------------------------------------------------------------
+def painted_lines(length: float = DEFAULT_LENGTH, width: float = DEFAULT_WIDTH
+                  ) -> list[tuple[int, float]]:
+    """(axis, value) of the field's straight lines: axis 0 = cross lines x = value
+    (end lines, 30/40/60 yd from each end, centre line), axis 1 = sidelines y = value."""
+    xs = sorted({0.0, 30.0, 40.0, 60.0, length / 2, length - 60, length - 40, length - 30,
+                 length})
+    return [(0, x) for x in xs] + [(1, 0.0), (1, width)]
+
+
+def line_offsets(gray: np.ndarray, H: np.ndarray, length: float = DEFAULT_LENGTH,
+                 width: float = DEFAULT_WIDTH, boxes=None, search_yd: float = 2.0,
+                 step_yd: float = 0.1, spacing_yd: float = 5.0, min_samples: int = 6
+                 ) -> tuple[float, float]:
+    """Where the painted lines are relative to where H puts them: (dx, dy) in yards.
+
+    For each line in view, brightness is sampled across it every `spacing_yd` along it,
+    over ±`search_yd` in field units; the centre of the bright stripe in each profile
+    gives that place's offset, and the median over places with a clear stripe is the
+    line's offset. Cross lines give dx, sidelines dy (median over lines); 0.0 for an
+    axis with no line seen well enough.
+    """
+    h_img, w_img = gray.shape[:2]
+    G = np.linalg.inv(H)
+    lines = painted_lines(length, width)
+    base, line_id = [], []
+    for k, (ax, v) in enumerate(lines):       # a sample every `spacing_yd` along each line
+        span = width if ax == 0 else length
+        along = np.arange(spacing_yd / 2, span, spacing_yd)
+        p = np.empty((len(along), 2))
+        p[:, ax], p[:, 1 - ax] = v, along
+        base.append(p)
+        line_id.append(np.full(len(along), k))
+    base, line_id = np.concatenate(base), np.concatenate(line_id)
+    axis = np.array([a for a, _ in lines])
+    offs = np.arange(-search_yd, search_yd + step_yd / 2, step_yd)
+    ends = np.stack([base, base], axis=1)
+    ends[:, 0, :][np.arange(len(base)), axis[line_id]] -= search_yd
+    ends[:, 1, :][np.arange(len(base)), axis[line_id]] += search_yd
+    e = _warp_points(G, ends.reshape(-1, 2)).reshape(-1, 2, 2)
+    vis = np.all(np.isfinite(e), axis=(1, 2))
+    vis &= np.all((e[..., 0] >= 1) & (e[..., 0] < w_img - 2)
+                  & (e[..., 1] >= 1) & (e[..., 1] < h_img - 2), axis=1)
+    px_per_yd = np.hypot(*(e[:, 1] - e[:, 0]).T) / (2 * search_yd)
+    vis &= px_per_yd * 2 * search_yd >= 6.0             # window spans a few pixels
+    if boxes is not None and len(boxes):
+        vis &= ~_in_boxes(e.mean(axis=1), boxes, 1.0, 6.0)
+    if vis.sum() < min_samples:
+        return 0.0, 0.0
+    base, line_id, px_per_yd = base[vis], line_id[vis], px_per_yd[vis]
+    pts = np.repeat(base[:, None, :], len(offs), axis=1)
+    pts[np.arange(len(base)), :, axis[line_id]] += offs[None, :]
+    px = _warp_points(G, pts.reshape(-1, 2)).reshape(len(base), len(offs), 2)
+    prof = cv2.remap(gray, px[..., 0].astype(np.float32), px[..., 1].astype(np.float32),
+                     cv2.INTER_LINEAR)
+    d = _stripe_centres(prof.astype(np.float32), offs)
+    est = np.zeros(2)
+    wsum = np.zeros(2)
+    for k in np.unique(line_id):          # lines seen sharper (more px per yd) count more
+        sel = (line_id == k) & np.isfinite(d)
+        dk = d[sel]
+        if len(dk) >= min_samples and np.median(np.abs(dk - np.median(dk))) < 0.3:
+            wk = len(dk) * np.median(px_per_yd[sel]) ** 2
+            est[axis[k]] += wk * np.median(dk)
+            wsum[axis[k]] += wk
+    out = np.where(wsum > 0, est / np.maximum(wsum, 1e-12), 0.0)
+    return float(out[0]), float(out[1])
+
+
+def _stripe_centres(prof: np.ndarray, offs: np.ndarray, min_contrast: float = 25.0
+                    ) -> np.ndarray:
+    """Centre (in `offs` units) of the bright stripe in each row of `prof`: the weighted
+    centroid of the run above half height around the maximum; NaN where no stripe
+    stands out by `min_contrast` or the run touches the window's ends."""
+    n, m = prof.shape
+    r = np.arange(n)
+    i = np.argmax(prof, axis=1)
+    cols = np.arange(m)[None, :]
+    q = max(2, m // 4)        # grass level on each side (mowing stripes may differ)
+    left, right = np.median(prof[:, :q], axis=1), np.median(prof[:, -q:], axis=1)
+    bg = np.where(cols < i[:, None], left[:, None], right[:, None])
+    height = prof[r, i] - np.maximum(left, right)
+    above = prof > bg + 0.5 * (prof[r, i][:, None] - bg)
+    # the contiguous run of `above` containing the maximum
+    below_left = np.where(~above & (cols < i[:, None]), cols, -1).max(axis=1)
+    below_right = np.where(~above & (cols > i[:, None]), cols, m).min(axis=1)
+    run = (cols > below_left[:, None]) & (cols < below_right[:, None])
+    wgt = np.where(run, prof - bg, 0.0)
+    centre = (wgt * offs[None, :]).sum(axis=1) / np.maximum(wgt.sum(axis=1), 1e-9)
+    ok = (height >= min_contrast) & (below_left >= 0) & (below_right < m)
+    ok &= (below_right - below_left - 1) <= m // 3        # a stripe, not a bright area
+    return np.where(ok, centre, np.nan)
