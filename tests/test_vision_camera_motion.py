@@ -27,8 +27,8 @@ def _texture(seed: int = 0) -> np.ndarray:
     g += np.where((xs // 10) % 2 == 0, 8.0, -8.0).astype(np.float32)[None, :]
     g = np.clip(g + 110, 0, 255)
     img = np.stack([g * 0.45, g, g * 0.55], axis=2)
-    x_cols = lambda x: slice(int((x - X0) * PPY) - 1, int((x - X0) * PPY) + 1)
-    y_rows = lambda y: slice(int((y - Y0) * PPY) - 1, int((y - Y0) * PPY) + 1)
+    x_cols = lambda x: slice(int((x - X0) * PPY) - 1, int((x - X0) * PPY) + 2)  # centred
+    y_rows = lambda y: slice(int((y - Y0) * PPY) - 1, int((y - Y0) * PPY) + 2)
     for x in (0, 30, 40, 60, 150, 240, 260, 270, 300):
         img[:, x_cols(x)] = 235
     for y in (0, 160):
@@ -80,7 +80,7 @@ def test_tracks_a_pan_with_zoom(clip):
         assert step.ok, step.reason
         errors.append(_error_yd(step.H, G))
     assert errors[-1] < 0.5
-    assert np.median(errors) < 0.3
+    assert np.median(errors) < 0.35 and max(errors) < 1.0
     # the camera really moved: the first H would be tens of yards off by now
     assert _error_yd(np.linalg.inv(Gs[0]), Gs[-1]) > 20
 
