@@ -1,0 +1,123 @@
+"""vision.draw: projected field shapes, clipping, inset map, banner."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.draw import (Marker, annotate, circle_polygon_yd, draw_banner, draw_boxes,
+                         draw_centre_line, draw_field_circle, draw_field_segments,
+                         draw_minimap, minimap_transform, project_segments, team_colour)
+from vision.homography import field_to_image, look_at_homography
+
+SIZE = (1280, 720)
+G = look_at_homography((150, -45, 18), (150, 70), 1000, SIZE)     # field → image
+
+
+def _blank():
+    return np.zeros((SIZE[1], SIZE[0], 3), np.uint8)
+
+
+def _lit_near(img, pts, r=1):
+    """For each pixel point: is anything drawn within r pixels?"""
+    out = []
+    for u, v in np.round(pts).astype(int):
+        patch = img[max(v - r, 0):v + r + 1, max(u - r, 0):u + r + 1]
+        out.append(patch.size > 0 and patch.max() > 0)
+    return np.array(out)
+
+
+def test_circle_polygon_passes_through_projected_points():
+    img = _blank()
+    centre = np.array([150.0, 50.0])
+    draw_field_circle(img, G, centre, 5.0, (255, 255, 255), thickness=1, n=90)
+    angles = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    on = field_to_image(G, centre + 5 * np.c_[np.cos(angles), np.sin(angles)])
+    assert _lit_near(img, on).all()
+    # ... and not through the centre or points at 4 and 6 yd
+    inner = field_to_image(G, centre + 3.5 * np.c_[np.cos(angles), np.sin(angles)])
+    assert not _lit_near(img, [field_to_image(G, centre)], r=0).any()
+    assert _lit_near(img, inner, r=0).mean() < 0.2
+
+
+def test_circle_polygon_yd_is_a_circle():
+    poly = circle_polygon_yd((10, 20), 5, n=36)
+    assert poly.shape == (36, 2)
+    assert np.hypot(*(poly - (10, 20)).T) == pytest.approx(np.full(36, 5.0))
+
+
+def test_centre_line_projects_to_its_endpoints():
+    segs = project_segments(G, [[150, 0]], [[150, 160]], SIZE)
+    want = field_to_image(G, np.array([[150, 0], [150, 160]], float))
+    assert segs.shape == (1, 2, 2)
+    assert np.allclose(segs[0], want, atol=1e-6)
+    img = _blank()
+    draw_centre_line(img, G, colour=(0, 255, 255), thickness=1)
+    mid = field_to_image(G, np.array([[150, y] for y in range(10, 160, 15)], float))
+    assert _lit_near(img, mid).all()
+
+
+def test_sign_of_the_homography_does_not_matter():
+    a, b = _blank(), _blank()
+    draw_field_circle(a, G, (150, 50), 5)
+    draw_field_circle(b, -3.0 * G, (150, 50), 5)
+    assert np.array_equal(a, b)
+
+
+def test_segments_behind_the_camera_are_cut_at_the_horizon():
+    # from the near sideline to a point far past the horizon (and behind the camera)
+    segs = project_segments(G, [[150, 0], [150, -60]], [[150, 5000], [150, -1000]], SIZE)
+    assert np.all(np.isfinite(segs))
+    assert np.all((segs >= -2.01) & (segs <= np.array(SIZE) - 1 + 2.01))
+    img = _blank()
+    draw_field_segments(img, G, [[150, 0]], [[150, 5000]], (255, 255, 255))
+    assert img.any()
+    # entirely behind the camera: nothing
+    assert len(project_segments(G, [[140, -60]], [[160, -80]], SIZE)) == 0
+
+
+def test_segment_crossing_the_border_is_clipped_to_the_image():
+    segs = project_segments(G, [[0, 40]], [[300, 40]], SIZE)       # much wider than view
+    assert len(segs) == 1
+    xs = segs[0, :, 0]
+    assert xs.min() == pytest.approx(-2, abs=1e-6) and xs.max() == pytest.approx(SIZE[0] + 1,
+                                                                                 abs=1e-6)
+
+
+def test_minimap_places_markers():
+    img = _blank()
+    markers = [Marker("r1", "red", field_yd=(100, 40)), Marker("U1", "umpire",
+                                                               field_yd=(150, 80))]
+    rect = draw_minimap(img, markers)
+    M, rect2 = minimap_transform(img.shape)
+    assert rect == rect2 and rect[2] <= SIZE[0] and rect[3] <= SIZE[1]
+    u, v = (M @ [100, 40, 1])[:2].round().astype(int)
+    assert tuple(img[v, u]) == team_colour("red")
+    u, v = (M @ [150, 80, 1])[:2].round().astype(int)
+    assert tuple(img[v, u]) == team_colour("umpire")
+    x0, y0, x1, y1 = rect
+    assert not img[:y0 - 1].any()                                  # only the inset changed
+
+
+def test_banner_only_when_there_is_something_to_say():
+    img = _blank() + 100
+    before = img.copy()
+    draw_banner(img, [])
+    assert np.array_equal(img, before)
+    draw_banner(img, ["red-2 crossed the centre line"])
+    assert (img[:10] < 100).any() and (img[:40, :, 2] > img[:40, :, 0]).any()
+    assert np.array_equal(img[200:], before[200:])
+
+
+def test_boxes_and_annotate():
+    frame = _blank()
+    img = frame.copy()
+    draw_boxes(img, [(100, 200, 150, 300)], ["7"], [(0, 0, 255)])
+    assert tuple(img[250, 100]) == (0, 0, 255)
+    markers = [Marker(1, "red", (100, 200, 150, 300), (140, 50)),
+               Marker("U", "umpire", (600, 200, 640, 300), (150, 50)),
+               Marker(2, None, None, (160, 60))]
+    out = annotate(frame, markers, G, ["one violation"])
+    assert not frame.any()                                     # input untouched
+    assert out.any()
+    u, v = np.round(field_to_image(G, np.array([150.0, 55.0]))).astype(int)
+    assert _lit_near(out, [(u, v)], r=2).all()                 # umpire circle drawn
