@@ -64,7 +64,7 @@ def test_ransac_flags_a_wrong_point():
     ([[120, 10], [150, 10], [180, 10], [150, 120]], "collinear"),
     ([[120, 10], [150, 10], [180, 10], [165, 10], [135, 10]], "collinear"),
     ([[120, 10], [150, 10.3], [180, 10], [165, 9.8], [135, 10.1]], "collinear|unique"),
-    ([[120, 10], [180, 10], [170, 120], [120, 10.2]], "same field point"),
+    ([[120, 10], [180, 10], [170, 120], [120, 10.2]], "same field point|at least 4"),
     ([[120, 10], [180, 10], [170, 120], [130, 175]], "outside the field"),
     ([[120, 10], [180, 10], [170, 120], [340, 100]], "outside the field"),
     ([[120, 10], [180, 10], [170, 120]], "at least 4"),
@@ -168,3 +168,13 @@ def test_mapping_is_vectorised_and_inverse():
     sky = np.array([[640, 5]])
     assert np.isnan(image_to_field(fit.H, sky, front_only=True)).all()
     assert np.isfinite(image_to_field(fit.H, sky)).all()
+
+
+def test_exact_repeats_are_dropped_conflicting_ones_raise():
+    yd = np.array([[120, 10], [180, 10], [170, 120], [130, 130], [170, 120]], float)
+    px = field_to_image(G_TRUE, yd)
+    fit = homography_from_points(px, yd, SIZE)          # 4 distinct points + a repeat
+    assert len(fit.inliers) == 4 and fit.rms_px < 1e-6
+    px[4] += (30, 0)
+    with pytest.raises(CalibrationError, match="point 2 and point 4 are the same field point"):
+        homography_from_points(px, yd, SIZE)

@@ -296,14 +296,33 @@ def _check_bounds(cal: Calibration) -> None:
                                        f"the {w}x{h} image")
 
 
-def _check_duplicates(cal: Calibration) -> None:
+def _duplicates(cal: Calibration) -> list[int]:
+    """Indices of points repeating an earlier one (same yd and same px): harmless, and
+    dropped before fitting. Conflicting repeats raise `CalibrationError`."""
+    repeats = []
     for i, j in itertools.combinations(range(len(cal.px)), 2):
-        if np.hypot(*(cal.yd[i] - cal.yd[j])) < 0.5:
+        same_yd = np.hypot(*(cal.yd[i] - cal.yd[j])) < 0.5
+        same_px = np.hypot(*(cal.px[i] - cal.px[j])) < 2.0
+        if same_yd and same_px:
+            repeats.append(j)
+        elif same_yd:
             raise CalibrationError(f"{cal.label(i)} and {cal.label(j)} are the same field "
-                                   "point (less than 0.5 yd apart)")
-        if np.hypot(*(cal.px[i] - cal.px[j])) < 1.0:
+                                   "point (less than 0.5 yd apart) marked at different "
+                                   "pixels")
+        elif np.hypot(*(cal.px[i] - cal.px[j])) < 1.0:
             raise CalibrationError(f"{cal.label(i)} and {cal.label(j)} are the same pixel "
-                                   "(less than 1 px apart)")
+                                   "(less than 1 px apart) for different field points")
+    return sorted(set(repeats))
+
+
+def without_duplicates(cal: Calibration) -> Calibration:
+    """`cal` minus points that repeat an earlier point exactly (see `_duplicates`)."""
+    drop = _duplicates(cal)
+    if not drop:
+        return cal
+    keep = np.setdiff1d(np.arange(len(cal.px)), drop)
+    return Calibration(cal.px[keep], cal.yd[keep], tuple(cal.names[k] for k in keep),
+                       cal.image_size, cal.length_yd, cal.width_yd, cal.frame)
 
 
 def _check_triples(pts: np.ndarray, cal: Calibration, what: str) -> None:
@@ -321,11 +340,11 @@ def _check_triples(pts: np.ndarray, cal: Calibration, what: str) -> None:
 
 def validate_calibration(cal: Calibration) -> None:
     """Raise `CalibrationError` naming the problem if `cal` cannot give a sound homography."""
+    _check_bounds(cal)
+    cal = without_duplicates(cal)
     n = len(cal.px)
     if n < 4:
-        raise CalibrationError(f"need at least 4 points, got {n}")
-    _check_bounds(cal)
-    _check_duplicates(cal)
+        raise CalibrationError(f"need at least 4 distinct points, got {n}")
     for pts, what in ((cal.yd, "the field"), (cal.px, "the image")):
         if spread_ratio(pts) < MIN_SPREAD_RATIO:
             raise CalibrationError(f"the points are (nearly) collinear in {what}: "
@@ -473,6 +492,7 @@ def fit_homography(cal: Calibration, threshold_px: float | None = None,
     """
     if validate:
         validate_calibration(cal)
+    cal = without_duplicates(cal)
     thr = threshold_px if threshold_px is not None else _ransac_threshold(cal)
     G, inliers = _estimate(cal, thr)
     G = orient(G, cal.yd)
