@@ -22,8 +22,8 @@ JERSEY_BGR: dict[str, tuple[int, int, int]] = {
 COAT_BGR: dict[str, tuple[int, int, int]] = {
     "bay": (30, 60, 120),
     "dark_bay": (20, 35, 70),
-    "chestnut": (35, 80, 160),
-    "sorrel": (55, 105, 180),
+    "chestnut": (35, 68, 135),
+    "sorrel": (50, 90, 150),
     "black": (25, 25, 28),
     "grey": (165, 165, 160),
     "brown": (35, 55, 95),

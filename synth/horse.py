@@ -63,18 +63,18 @@ def horse_body(coat, pad_bgr, lod: int = 1) -> Mesh:
     b.ellipsoid((0.0, 0.0, 1.27), (0.66, 0.29, 0.30), coat, HORSE, lod)
     b.ellipsoid((0.50, 0.0, 1.34), (0.32, 0.27, 0.33), coat, HORSE, lod)
     b.ellipsoid((-0.50, 0.0, 1.36), (0.34, 0.30, 0.32), coat, HORSE, lod)
-    b.ellipsoid((0.42, 0.0, 1.56), (0.24, 0.12, 0.13), coat, HORSE, max(lod, 1))
+    b.ellipsoid((0.42, 0.0, 1.56), (0.24, 0.12, 0.13), coat, HORSE, max(lod, 1), shadow=False)
     b.tube((0.62, 0.0, 1.48), (0.97, 0.0, 1.98), 0.20, 0.11, coat, HORSE, sides=8 if lod == 0 else 6)
     poll, muzzle = np.array([1.00, 0.0, 2.00]), np.array([1.30, 0.0, 1.62])
     b.ellipsoid((poll + muzzle) / 2, (0.27, 0.095, 0.12), coat, HORSE, max(lod, 1),
                 rot=_frame_along(muzzle - poll))
-    b.ellipsoid(muzzle + (0.0, 0.0, 0.0), (0.07, 0.07, 0.07), dark, HORSE, 2)
+    b.ellipsoid(muzzle, (0.07, 0.07, 0.07), dark, HORSE, 2, shadow=False)
     if lod < 2:
         for s in (-1, 1):
-            b.tube((0.98, 0.045 * s, 2.04), (0.96, 0.06 * s, 2.15), 0.03, 0.008, dark, HORSE, sides=4)
+            b.tube((0.98, 0.045 * s, 2.04), (0.96, 0.06 * s, 2.15), 0.03, 0.008, dark, HORSE, sides=4, shadow=False)
     b.tube((-0.80, 0.0, 1.50), (-0.93, 0.0, 1.20), 0.075, 0.045, dark * 0.8, HORSE, sides=5)
-    b.ellipsoid((0.05, 0.0, 1.55), (0.30, 0.31, 0.05), pad_bgr, HORSE, max(lod, 1))
-    b.ellipsoid((0.08, 0.0, 1.59), (0.22, 0.24, 0.05), (25, 35, 50), HORSE, 2)
+    b.ellipsoid((0.05, 0.0, 1.55), (0.30, 0.31, 0.05), pad_bgr, HORSE, max(lod, 1), shadow=False)
+    b.ellipsoid((0.08, 0.0, 1.59), (0.22, 0.24, 0.05), (25, 35, 50), HORSE, 2, shadow=False)
     return b.build()
 
 

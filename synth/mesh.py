@@ -25,21 +25,25 @@ class Mesh:
     width: np.ndarray    # (M,) line width in yards (LINE faces)
     shade: np.ndarray    # (M,) 1 = lit normally, 0 = emissive (no shading)
     vprim: np.ndarray    # (N,) primitive index of each vertex (primitives are convex)
+    vshadow: np.ndarray  # (N,) whether the vertex's primitive casts a shadow
 
     def transformed(self, A: np.ndarray, b: np.ndarray) -> "Mesh":
         """The mesh under x -> A x + b."""
         return Mesh(self.V @ A.T + b, self.F, self.colour, self.part, self.centre @ A.T + b,
-                    self.kind, self.width, self.shade, self.vprim)
+                    self.kind, self.width, self.shade, self.vprim, self.vshadow)
 
     def select(self, faces: np.ndarray) -> "Mesh":
         """The sub-mesh of the faces where `faces` (bool mask) holds (vertices kept as they are)."""
         return Mesh(self.V, self.F[faces], self.colour[faces], self.part[faces], self.centre[faces],
-                    self.kind[faces], self.width[faces], self.shade[faces], self.vprim)
+                    self.kind[faces], self.width[faces], self.shade[faces], self.vprim, self.vshadow)
 
-    def primitive_vertex_groups(self) -> list[np.ndarray]:
-        """Vertex index ranges, one per convex primitive (for shadows)."""
-        cuts = np.flatnonzero(np.diff(self.vprim)) + 1
-        return np.split(np.arange(len(self.V)), cuts)
+    def shadow_vertex_groups(self) -> list[np.ndarray]:
+        """Vertex indices of each convex primitive that casts a shadow."""
+        idx = np.flatnonzero(self.vshadow)
+        if not len(idx):
+            return []
+        cuts = np.flatnonzero(np.diff(self.vprim[idx])) + 1
+        return np.split(idx, cuts)
 
 
 @lru_cache(maxsize=None)
@@ -83,10 +87,11 @@ class MeshBuilder:
         self._width: list[np.ndarray] = []
         self._shade: list[np.ndarray] = []
         self._vprim: list[np.ndarray] = []
+        self._vshadow: list[np.ndarray] = []
         self._n = 0
         self._nprim = 0
 
-    def _add(self, V, F, colour, part, centre, kind=POLY, width=0.0, shade=1.0) -> None:
+    def _add(self, V, F, colour, part, centre, kind=POLY, width=0.0, shade=1.0, shadow=True) -> None:
         m = len(F)
         self._V.append(np.asarray(V, float))
         self._F.append(np.asarray(F) + self._n)
@@ -98,11 +103,12 @@ class MeshBuilder:
         self._width.append(np.full(m, width))
         self._shade.append(np.full(m, shade))
         self._vprim.append(np.full(len(V), self._nprim))
+        self._vshadow.append(np.full(len(V), bool(shadow)))
         self._nprim += 1
         self._n += len(V)
 
     def ellipsoid(self, centre, axes, colour, part: int, lod: int = 1, rot: np.ndarray | None = None,
-                  stripes: tuple | None = None) -> None:
+                  stripes: tuple | None = None, shadow: bool = True) -> None:
         """An ellipsoid; `rot` (3x3) orients its axes; `stripes` = (colour_a, colour_b) by longitude."""
         n_lon, n_lat = ((10, 6), (6, 4), (4, 3))[min(lod, 2)] if stripes is None else (12, 5)
         V, F, lon = sphere_template(n_lon, n_lat)
@@ -112,15 +118,15 @@ class MeshBuilder:
         colours = colour
         if stripes is not None:
             colours = np.where((lon % 2 == 0)[:, None], np.asarray(stripes[0], float), np.asarray(stripes[1], float))
-        self._add(V + np.asarray(centre, float), F, colours, part, centre)
+        self._add(V + np.asarray(centre, float), F, colours, part, centre, shadow=shadow)
 
-    def tube(self, p0, p1, r0: float, r1: float, colour, part: int, sides: int = 6) -> None:
+    def tube(self, p0, p1, r0: float, r1: float, colour, part: int, sides: int = 6, shadow: bool = True) -> None:
         """A tapered open cylinder from p0 (radius r0) to p1 (radius r1)."""
         self.tubes(np.asarray(p0, float)[None], np.asarray(p1, float)[None], np.array([r0]), np.array([r1]),
-                   np.asarray(colour, float)[None], part, sides)
+                   np.asarray(colour, float)[None], part, sides, shadow)
 
     def tubes(self, P0: np.ndarray, P1: np.ndarray, r0: np.ndarray, r1: np.ndarray, colours: np.ndarray,
-              part: int, sides: int = 6) -> None:
+              part: int, sides: int = 6, shadow: bool = True) -> None:
         """Several tapered tubes at once (vectorised): (k, 3) ends, (k,) radii, (k, 3) colours."""
         P0, P1 = np.asarray(P0, float), np.asarray(P1, float)
         axis = P1 - P0
@@ -160,6 +166,7 @@ class MeshBuilder:
         self._width.append(np.zeros(m))
         self._shade.append(np.ones(m))
         self._vprim.append(np.repeat(self._nprim + np.arange(k), 2 * sides))
+        self._vshadow.append(np.full(2 * sides * k, bool(shadow)))
         self._nprim += k
         self._n += len(V.reshape(-1, 3))
 
@@ -174,16 +181,17 @@ class MeshBuilder:
     def line(self, p0, p1, width_yd: float, colour, part: int) -> None:
         """A thin straight stick drawn as an image-space line (mallet shafts)."""
         V = np.array([p0, p1], float)
-        self._add(V, np.array([[0, 1, 1, 0]]), colour, part, V.mean(0), kind=LINE, width=width_yd)
+        self._add(V, np.array([[0, 1, 1, 0]]), colour, part, V.mean(0), kind=LINE, width=width_yd, shadow=False)
 
     def build(self) -> Mesh:
         if not self._F:
             z3 = np.zeros((0, 3))
             return Mesh(z3, np.zeros((0, 4), int), z3, np.zeros(0, int), z3, np.zeros(0, int), np.zeros(0),
-                        np.zeros(0), np.zeros(0, int))
+                        np.zeros(0), np.zeros(0, int), np.zeros(0, bool))
         return Mesh(np.concatenate(self._V), np.concatenate(self._F), np.concatenate(self._col),
                     np.concatenate(self._part), np.concatenate(self._cen), np.concatenate(self._kind),
-                    np.concatenate(self._width), np.concatenate(self._shade), np.concatenate(self._vprim))
+                    np.concatenate(self._width), np.concatenate(self._shade), np.concatenate(self._vprim),
+                    np.concatenate(self._vshadow))
 
 
 def concat(meshes: list[Mesh]) -> Mesh:
@@ -198,4 +206,5 @@ def concat(meshes: list[Mesh]) -> Mesh:
                 np.concatenate([m.colour for m in meshes]), np.concatenate([m.part for m in meshes]),
                 np.concatenate([m.centre for m in meshes]), np.concatenate([m.kind for m in meshes]),
                 np.concatenate([m.width for m in meshes]), np.concatenate([m.shade for m in meshes]),
-                np.concatenate([m.vprim + o for m, o in zip(meshes, poffs)]))
+                np.concatenate([m.vprim + o for m, o in zip(meshes, poffs)]),
+                np.concatenate([m.vshadow for m in meshes]))

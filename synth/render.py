@@ -173,7 +173,7 @@ class Renderer:
             q = np.round(uv * ONE).astype(np.int32)
             bbox = [min(bbox[0], uv[:, 0].min()), min(bbox[1], uv[:, 1].min()),
                     max(bbox[2], uv[:, 0].max()), max(bbox[3], uv[:, 1].max())]
-            for g in m.primitive_vertex_groups():          # primitives are convex: hull their shadow
+            for g in m.shadow_vertex_groups():          # primitives are convex: hull their shadow
                 if len(g) >= 3:
                     cv2.fillConvexPoly(mask, cv2.convexHull(q[g]), 255, cv2.LINE_8, SHIFT)
             any_drawn = True

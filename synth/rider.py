@@ -34,13 +34,13 @@ def rider_mesh(jersey_bgr, helmet_bgr, umpire: bool, lean: float = 0.0, lod: int
     def up(p):               # points of the upper body lean about the seat
         return pivot + R @ (np.asarray(p, float) - pivot)
 
-    b.ellipsoid((0.02, 0.0, 1.71), (0.14, 0.17, 0.10), BREECHES_BGR, RIDER, max(lod, 1))
+    b.ellipsoid((0.02, 0.0, 1.71), (0.14, 0.17, 0.10), BREECHES_BGR, RIDER, max(lod, 1), shadow=False)
     stripes = ((235, 235, 235), (25, 25, 25)) if umpire else None
     b.ellipsoid(up((0.03, 0.0, 1.98)), (0.12, 0.175, 0.27), jersey, RIDER, lod, rot=R, stripes=stripes)
-    b.tube(up((0.05, 0.0, 2.20)), up((0.06, 0.0, 2.30)), 0.05, 0.05, SKIN_BGR, RIDER, 4)
-    b.ellipsoid(up((0.07, 0.0, 2.36)), (0.095, 0.085, 0.11), SKIN_BGR, RIDER, 2)
+    b.tube(up((0.05, 0.0, 2.20)), up((0.06, 0.0, 2.30)), 0.05, 0.05, SKIN_BGR, RIDER, 4, shadow=False)
+    b.ellipsoid(up((0.07, 0.0, 2.36)), (0.095, 0.085, 0.11), SKIN_BGR, RIDER, 2, shadow=False)
     b.ellipsoid(up((0.055, 0.0, 2.42)), (0.125, 0.11, 0.085), helmet_bgr, RIDER, max(lod, 1))
-    b.ellipsoid(up((0.16, 0.0, 2.385)), (0.06, 0.09, 0.015), helmet_bgr, RIDER, 2)        # peak
+    b.ellipsoid(up((0.16, 0.0, 2.385)), (0.06, 0.09, 0.015), helmet_bgr, RIDER, 2, shadow=False)  # peak
     sleeve = (30, 30, 30) if umpire else jersey
     for s in (-1, 1):
         sh, el = up((0.03, 0.19 * s, 2.16)), up((0.13, 0.22 * s, 1.95))
@@ -51,9 +51,10 @@ def rider_mesh(jersey_bgr, helmet_bgr, umpire: bool, lean: float = 0.0, lod: int
         ankle, toe = (0.15, 0.32 * s, 1.10), (0.27, 0.32 * s, 1.07)
         b.tube(hip, knee, 0.08, 0.065, BREECHES_BGR, RIDER, 5 if lod == 0 else 4)
         b.tube(knee, ankle, 0.06, 0.048, BOOT_BGR, RIDER, 5 if lod == 0 else 4)
-        b.tube(ankle, toe, 0.04, 0.035, BOOT_BGR, RIDER, 4)
+        b.tube(ankle, toe, 0.04, 0.035, BOOT_BGR, RIDER, 4, shadow=False)
         if not umpire and lod < 2:
-            b.ellipsoid(np.array(knee) + (0.04, 0.02 * s, 0.0), (0.06, 0.04, 0.09), (40, 70, 110), RIDER, 2)
+            b.ellipsoid(np.array(knee) + (0.04, 0.02 * s, 0.0), (0.06, 0.04, 0.09), (40, 70, 110), RIDER, 2,
+                        shadow=False)
     return b.build()
 
 
@@ -69,7 +70,7 @@ def mallet_mesh(angle: float, lean: float = 0.0, swing_side: float = 0.25) -> Me
     head_dir = np.array([1.0, 0.0, 0.0]) - d * d[0]
     n = np.linalg.norm(head_dir)
     head_dir = head_dir / n if n > 1e-6 else np.array([0.0, 1.0, 0.0])
-    b.tube(tip - 0.13 * head_dir, tip + 0.13 * head_dir, 0.03, 0.03, MALLET_HEAD_BGR, MALLET, 4)
+    b.tube(tip - 0.13 * head_dir, tip + 0.13 * head_dir, 0.03, 0.03, MALLET_HEAD_BGR, MALLET, 4, shadow=False)
     return b.build()
 
 

@@ -59,6 +59,11 @@ def _camera(pos, look_at, focal, keys=None) -> dict:
     return cam
 
 
+def _follow_cam(pos, look_at, focal, t0, to, t1, focal_end=None) -> dict:
+    """Hold on the line-up until t0, then pan (and zoom out a little) to `to` by t1."""
+    return _camera(pos, look_at, focal, [(t0, look_at, focal), (t1, to, focal_end or focal * 0.85)])
+
+
 # ---------------------------------------------------------------------------------------
 def clean_lineup() -> dict:
     ti = 3.0
@@ -77,8 +82,9 @@ def clean_lineup() -> dict:
     p.to(ti + 3.5, 176.0, 72.0)
     _follow(players, ti + 1.0, (178.0, 72.0), ti + 3.6, skip=("blue-2",))
     ump.hold(ti + 1.2).to(ti + 3.8, 165.0, 57.0)
-    return scenario_doc("clean_lineup", "A clean line-up at the centre; Blue #2 wins the throw-in and hits north.",
-                        ti + 3.8, _camera((128, -32, 13), (150, 66), 2800), [ump, *players.values(), ball],
+    return scenario_doc("clean_lineup", "A clean line-up at the centre (static camera); Blue #2 wins the throw-in "
+                        "and hits north.",
+                        ti + 3.0, _camera((132, -12, 9), (150, 66), 4200), [ump, *players.values(), ball],
                         ti, [(ti + 1.0, "blue-2")], seed=11)
 
 
@@ -96,8 +102,8 @@ def clean_lineup_pan() -> dict:
     r2.to(ti + 5.5, 208.0, 69.0)
     _follow(players, ti + 1.0, (200.0, 68.0), ti + 5.4, skip=("red-2",))
     ump.hold(ti + 1.2).to(ti + 5.5, 192.0, 58.0)
-    cam = _camera((150, -34, 14), (150, 67), 3000,
-                  [(ti + 0.9, (150, 67), 3000), (ti + 3.0, (176, 65), 2600), (ti + 5.5, (207, 69), 2400)])
+    cam = _camera((150, -14, 10), (150, 67), 4500,
+                  [(ti + 0.9, (150, 67), 4500), (ti + 3.0, (174, 65), 3300), (ti + 5.5, (205, 69), 2900)])
     return scenario_doc("clean_lineup_pan", "A clean line-up; Red #2 wins the throw-in and carries the ball north "
                         "while the camera pans and zooms out to follow.", ti + 5.5, cam,
                         [ump, *players.values(), ball], ti, [(ti + 1.0, "red-2"), (ti + 3.1, "red-2")], seed=23)
@@ -119,7 +125,7 @@ def clean_two_umpires() -> dict:
     u2.to(ti + 3.5, 150.0, 118.0)
     return scenario_doc("clean_two_umpires", "A clean line-up seen from a high camera, with both mounted umpires; "
                         "Red #3 wins the throw-in and hits north.", ti + 3.5,
-                        _camera((172, -30, 24), (150, 92), 2300), [ump, u2, *players.values(), ball], ti,
+                        _follow_cam((165, -15, 22), (148, 92), 3900, ti + 1.2, (162, 88), ti + 3.5), [ump, u2, *players.values(), ball], ti,
                         [(ti + 1.1, "red-3")], seed=5, thrower="U1",
                         teams={"red": {"jersey": "yellow"}, "blue": {"jersey": "navy"}},
                         defending={"red": "south", "blue": "north"})
@@ -143,7 +149,7 @@ def jostling_at_centre() -> dict:
     ball, _ = _ball_in_hand(ump, dur)
     return scenario_doc("jostling_at_centre", "Both teams arrive at the centre line and jostle for position while "
                         "the umpire prepares to throw in: contact before the throw-in, play stopped.", dur,
-                        _camera((135, -30, 11), (150, 66), 2900), [ump, *players.values(), ball], None, seed=31)
+                        _camera((135, -12, 9), (150, 66), 4300), [ump, *players.values(), ball], None, seed=31)
 
 
 def advancing_on_umpire() -> dict:
@@ -156,7 +162,7 @@ def advancing_on_umpire() -> dict:
     ball, _ = _ball_in_hand(ump, dur)
     return scenario_doc("advancing_on_umpire", "The teams line up on their own sides, then move towards the umpire "
                         "as he prepares to throw in, inside 5 yards of him: play stopped.", dur,
-                        _camera((162, -28, 12), (150, 63), 2700), [ump, *players.values(), ball], None, seed=41)
+                        _camera((162, -12, 9), (150, 63), 4300), [ump, *players.values(), ball], None, seed=41)
 
 
 def slow_returner_red2() -> dict:
@@ -177,7 +183,7 @@ def slow_returner_red2() -> dict:
     return scenario_doc("slow_returner_red2", "After scoring, Red #2 is slow returning: still 20 yards from the "
                         "centre when the umpire is ready. Extra time is granted with the clock stopped; the "
                         "throw-in waits for him.", ti + 1.7,
-                        _camera((126, -30, 12), (141, 65), 2300), [ump, *players.values(), ball], ti,
+                        _camera((128, -12, 10), (141, 65), 3000), [ump, *players.values(), ball], ti,
                         [(ti + 1.0, "blue-1")], seed=53)
 
 
@@ -198,7 +204,7 @@ def horse_change_blue3() -> dict:
     _follow(players, ti + 1.0, (168.0, 74.0), ti + 3.5, skip=("red-2", "blue-3"))
     return scenario_doc("horse_change_blue3", "Blue #3 is changing horses at the pony lines after a goal; no extra "
                         "time: the line-up and throw-in go on without him.", ti + 3.5,
-                        _camera((150, 192, 14), (154, 52), 2300), [ump, *players.values(), ball], ti,
+                        _camera((150, 175, 12), (161, 42), 3700), [ump, *players.values(), ball], ti,
                         [(ti + 1.0, "red-2")], seed=67, teams={"red": {"jersey": "red"}, "blue": {"jersey": "white"}})
 
 
@@ -222,7 +228,7 @@ def slow_returner_blue1_delayed_foul() -> dict:
     return scenario_doc("slow_returner_blue1_delayed_foul", "Following Red's goal, Blue #1 is slow returning and "
                         "is 20 yards from the centre when the ball is ready. Blue #3 wins the throw-in and hits "
                         "to Blue #1: delayed whistle, foul against Blue #1 for improper positioning.", ti + 5.0,
-                        _camera((152, -31, 12), (160, 65), 2200), [ump, *players.values(), ball], ti,
+                        _follow_cam((152, -12, 10), (160, 65), 3000, ti + 2.7, (184, 68), ti + 5.0), [ump, *players.values(), ball], ti,
                         [(ti + 1.0, "blue-3"), (ti + 2.6, "blue-1")], seed=71)
 
 
@@ -242,7 +248,7 @@ def wrong_side_plays_early() -> dict:
     return scenario_doc("wrong_side_plays_early", "Red #4 lines up on the wrong side of the centre line and makes a "
                         "play straight from the throw-in, before a teammate has passed him or the ball has "
                         "travelled 30 yards: penalty.", ti + 4.0,
-                        _camera((140, -30, 13), (151, 68), 2600), [ump, *players.values(), ball], ti,
+                        _follow_cam((140, -12, 9), (151, 68), 4200, ti + 1.3, (168, 70), ti + 4.0, 3400), [ump, *players.values(), ball], ti,
                         [(ti + 1.2, "red-4")], seed=83)
 
 
@@ -259,7 +265,7 @@ def reversed_lineup() -> dict:
     _follow(players, ti + 1.0, (176.0, 68.0), ti + 3.5, skip=("blue-2",))
     return scenario_doc("reversed_lineup", "Every player of both teams lines up the wrong way and the umpire "
                         "throws in: the responsibility is the umpire's, no redress, play on.", ti + 3.5,
-                        _camera((164, -33, 14), (150, 67), 2700), [ump, *players.values(), ball], ti,
+                        _follow_cam((164, -14, 10), (150, 67), 4200, ti + 1.1, (166, 67), ti + 3.5, 3400), [ump, *players.values(), ball], ti,
                         [(ti + 1.0, "blue-2")], seed=97,
                         teams={"red": {"jersey": "orange"}, "blue": {"jersey": "light_blue"}})
 
@@ -278,7 +284,7 @@ def throw_in_near_boards() -> dict:
     _follow(players, ti + 1.0, (172.0, 30.0), ti + 3.5, skip=("red-1",))
     return scenario_doc("throw_in_near_boards", "The umpire throws in only 15 yards from the boards; the rule says "
                         "always more than 20 yards from the boards or sideline.", ti + 3.5,
-                        _camera((136, -24, 9), (150, 18), 1800), [ump, *players.values(), ball], ti,
+                        _camera((136, -24, 9), (150, 19), 2500), [ump, *players.values(), ball], ti,
                         [(ti + 1.0, "red-1")], seed=101)
 
 
@@ -310,8 +316,8 @@ def own_goal_blue1() -> dict:
         tr.hold(ti + 1.2 + 0.12 * k).to(10.0, 48.0 + 9.0 * k, 62.0 + 2.5 * k)
     ump.hold(ti + 1.5).to(10.0, 70.0, 62.0)
     cam = _camera((105, -45, 20), (126, 69), 2000,
-                  [(2.3, (126, 69), 2000), (4.3, (108, 71), 1950), (6.8, (70, 74), 1900),
-                   (9.0, (28, 78), 1800), (10.0, (14, 79), 1800)])
+                  [(2.3, (126, 69), 2000), (4.3, (106, 71), 2500), (6.8, (68, 74), 2500),
+                   (9.0, (26, 78), 2400), (10.0, (12, 79), 2300)])
     return scenario_doc("own_goal_blue1", "Blue #1, slow returning after changing horses, is riding to the line-up "
                         "from the south when the ball is hit towards him from the throw-in; confused, he carries "
                         "it to the south goal and scores: the goal counts for Red.", 10.0, cam,
@@ -335,6 +341,8 @@ def summarise_expected(truth: dict) -> tuple[str, str]:
         t = fr["index"] / fps
         for v in fr["violations"]:
             who = v.get("player") or v.get("umpire") or f"{v.get('players', '')} players"
+            if v.get("opponent"):
+                who = f"{who} with {v['opponent']}"
             viol.setdefault(v["code"], {}).setdefault(who, t)
         for n in fr.get("notes", []):
             notes.setdefault(n["code"], {}).setdefault(n.get("player", ""), t)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from synth.colours import COAT_BGR, JERSEY_BGR
-from synth.horse import body_bob, horse_body, horse_legs
+from synth.horse import body_bob, gait_name, horse_body, horse_legs
 from synth.look import Look
 from synth.mesh import Mesh, concat
 from synth.motion import MOVING_YD_S, Motion, sample_motion
@@ -86,6 +86,8 @@ class SceneModel:
     def _cached(self, key: tuple, make) -> Mesh:
         m = self._cache.get(key)
         if m is None:
+            if len(self._cache) > 4000:
+                self._cache.clear()
             m = self._cache[key] = make()
         return m
 
@@ -108,13 +110,20 @@ class SceneModel:
             body = self._cached(("body", obj.id, lod), lambda: horse_body(coat, kit["pad"], lod))
             rider = self._cached(("rider", obj.id, lod, lean_q),
                                  lambda: rider_mesh(kit["jersey"], kit["helmet"], umpire, lean_q, lod))
-            legs = horse_legs(coat, kit["bandage"], gait, sp, lod)
+            gname = gait_name(sp)
+            if gname == "stand":
+                lkey = ("legs", obj.id, lod, "stand")
+                legs = self._cached(lkey, lambda: horse_legs(coat, kit["bandage"], 0.0, 0.0, lod))
+            else:                       # poses cached at 1/32 of a stride and 0.25 yd/s
+                ph, sq = round((gait % 1.0) * 32) % 32, round(sp * 4) / 4
+                legs = self._cached(("legs", obj.id, lod, ph, sq),
+                                    lambda: horse_legs(coat, kit["bandage"], ph / 32, sq, lod))
             parts = [legs]
             bob = body_bob(gait, sp)
             upper = [body, rider]
             if not umpire:
-                ang = mallet_angle(t, self.plays.get(obj.id, []), sp > MOVING_YD_S)
-                upper.append(mallet_mesh(ang, lean_q))
+                ang = round(mallet_angle(t, self.plays.get(obj.id, []), sp > MOVING_YD_S) / 0.04) * 0.04
+                upper.append(self._cached(("mallet", ang, lean_q), lambda: mallet_mesh(ang, lean_q)))
             up = concat(upper)
             if bob:
                 up = up.transformed(np.eye(3), np.array([0.0, 0.0, bob]))

@@ -107,15 +107,21 @@ class TreeLine:
         base_col = green * shade2[:, None] * np.column_stack([1 - hue2, np.ones(2 * m), 1 + hue2])
         cols = (base_col * (1 - k) + haze * k).clip(0, 255)
         dark = (cols[:m] * 0.7).tolist()
-        for i in np.flatnonzero(inview | straddle):
-            if straddle[i]:
-                q = clip_near(quads[i], 1.0)
-                if len(q) < 3:
+        fill = np.flatnonzero(inview | straddle)
+        if len(fill):
+            # consecutive quads in front of the camera form one band: draw it as one polygon
+            runs = np.split(fill, np.flatnonzero((np.diff(fill) > 1) | straddle[fill][1:]) + 1)
+            for run in runs:
+                if straddle[run].any():
+                    for i in run:
+                        q = clip_near(quads[i], 1.0)
+                        if len(q) >= 3:
+                            cv2.fillConvexPoly(frame, np.round(cam.project_camera(q) * ONE).astype(np.int32),
+                                               dark[i], cv2.LINE_AA, SHIFT)
                     continue
-                p = cam.project_camera(q)
-            else:
-                p = uv[i]
-            cv2.fillConvexPoly(frame, np.round(p * ONE).astype(np.int32), dark[i], cv2.LINE_AA, SHIFT)
+                poly = np.concatenate([uv[run, 0], uv[run[-1:], 1], uv[run[::-1], 2], uv[run[:1], 3]])
+                c = np.mean([dark[i] for i in run], axis=0).tolist()
+                cv2.fillPoly(frame, [np.round(poly * ONE).astype(np.int32)], c, cv2.LINE_AA, SHIFT)
         r_px = np.concatenate([self.radius, self.radius * 0.8]) * f / np.maximum(crowns[:, 2], 1e-6)
         ok = (crowns[:, 2] > 1.0) & (cuv[:, 0] + r_px >= 0) & (cuv[:, 0] - r_px <= w) & \
              (cuv[:, 1] + r_px >= 0) & (cuv[:, 1] - r_px <= h)
