@@ -1,0 +1,97 @@
+"""`polo-lineup analyze VIDEO`: Rule 20 verdicts, reports and an annotated clip for one clip."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from cli.errors import UserError
+
+
+def parse_defending(text: str) -> dict[str, str]:
+    out = {}
+    for part in text.split(","):
+        team, _, end = part.partition("=")
+        if not team or end not in ("south", "north"):
+            raise UserError(f"--defending: expected TEAM=south,TEAM=north, got {text!r}")
+        out[team.strip()] = end
+    if len(out) != 2 or set(out.values()) != {"south", "north"}:
+        raise UserError("--defending: name two teams, one defending south and one north")
+    return out
+
+
+def parse_colours(text: str | None) -> dict[str, tuple[int, int, int]] | None:
+    """'red=#d02020,blue=#2040c0' → BGR tuples per team."""
+    if not text:
+        return None
+    out = {}
+    for part in text.split(","):
+        team, _, hexcol = part.partition("=")
+        hexcol = hexcol.strip().lstrip("#")
+        if len(hexcol) != 6:
+            raise UserError(f"--team-colours: expected TEAM=#RRGGBB, got {part!r}")
+        try:
+            r, g, b = (int(hexcol[i:i + 2], 16) for i in (0, 2, 4))
+        except ValueError:
+            raise UserError(f"--team-colours: {hexcol!r} is not a hex colour") from None
+        out[team.strip()] = (b, g, r)
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from reports.writers import console_summary, write_reports
+    from vision.analyze_job import AnalyzeError, analyze_to_folder
+    from vision.pipeline import AnalyzeOptions
+
+    defending = parse_defending(args.defending)
+    colours = parse_colours(args.team_colours)
+    if colours and set(colours) != set(defending):
+        raise UserError("--team-colours must name the same two teams as --defending")
+    from vision.detect import parse_class_map
+    opts = AnalyzeOptions(defending=defending, calibration=args.calibration, model=args.model,
+                          class_map=parse_class_map(args.class_map), imgsz=args.imgsz, conf=args.conf,
+                          stride=args.stride, team_colours=colours, throw_in_frame=args.throw_in_frame,
+                          min_run=args.min_run, moving_camera=not args.static_camera, annotate=not args.no_video)
+    bar = tqdm(desc=Path(args.video).name, unit="frame", disable=args.quiet, leave=False)
+
+    def progress(done: int, total: int) -> None:
+        if total and bar.total != total:
+            bar.total = total
+        bar.n = done
+        bar.refresh()
+    try:
+        report, written = analyze_to_folder(args.video, args.out, opts, progress=progress)
+    except AnalyzeError as exc:
+        raise UserError(str(exc)) from None
+    finally:
+        bar.close()
+    print(console_summary(report))
+    print("wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("analyze", help="check the throw-in line-ups of a clip against Rule 20",
+                       description="Detect, track and locate players and umpires, judge every frame against "
+                                   "Rule 20, and write report.json, report.csv and annotated.mp4 to --out.")
+    p.add_argument("video", help="the clip (any format OpenCV reads)")
+    p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--defending", required=True, help="goal each team defends, e.g. red=south,blue=north")
+    p.add_argument("--calibration", default=None,
+                   help="calibration JSON (pixel ↔ field points; default: calibration.json beside the video)")
+    p.add_argument("--model", default=None, help="detector weights (default: models/polo-yolo.pt)")
+    p.add_argument("--class-map", default=None,
+                   help="map other weights' class names to ours, e.g. person=rider,horse=horse (COCO is known)")
+    p.add_argument("--imgsz", type=int, default=None, help="detector input size (default: the model's)")
+    p.add_argument("--conf", type=float, default=0.3, help="detection confidence threshold (default: %(default)s)")
+    p.add_argument("--stride", type=int, default=1, help="analyse every Nth frame (default: every frame)")
+    p.add_argument("--team-colours", default=None, help="jersey colour hints, e.g. red=#c02020,blue=#2040c0 "
+                   "(default: team names that are colour words are used as hints)")
+    p.add_argument("--throw-in-frame", type=int, default=None, help="override the detected throw-in frame")
+    p.add_argument("--min-run", type=int, default=3,
+                   help="frames a violation must hold to be reported as an event (default: %(default)s)")
+    p.add_argument("--static-camera", action="store_true", help="the camera does not move: skip motion tracking")
+    p.add_argument("--no-video", action="store_true", help="write the reports only, no annotated.mp4")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)

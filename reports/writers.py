@@ -1,0 +1,61 @@
+"""report.json, report.csv and the console summary of an analysis."""
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from reports.atomic import write_json, write_text
+
+CSV_COLUMNS = ["frame", "t_s", "phase", "kind", "id", "track_id", "team", "x_yd", "y_yd", "sigma_yd",
+               "violations", "umpire_distance_yd"]
+
+
+def report_csv(report: dict) -> str:
+    """One row per tracked player or umpire per frame, with that object's violations."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    for fr in report["frames"]:
+        codes: dict[str, list[str]] = {}
+        dist: dict[str, float] = {}
+        for v in fr["violations"]:
+            if v.get("player"):
+                codes.setdefault(v["player"], []).append(v["code"])
+                if v["code"] == "FIVE_YARD":
+                    dist[v["player"]] = v["distance_yd"]
+            else:
+                codes.setdefault("*", []).append(v["code"])
+        for kind, items in (("player", fr["players"]), ("umpire", fr["umpires"])):
+            for o in items:
+                oid = o["id"]
+                w.writerow([fr["index"], fr["t"], fr["phase"], kind, oid, o["track_id"], o.get("team", ""),
+                            o["x_yd"], o["y_yd"], o["sigma_yd"], ";".join(codes.get(oid, []) + codes.get("*", [])),
+                            "" if oid not in dist else round(dist[oid], 3)])
+    return buf.getvalue()
+
+
+def write_reports(report: dict, out_dir: str | Path) -> list[Path]:
+    out = Path(out_dir)
+    write_json(out / "report.json", report)
+    write_text(out / "report.csv", report_csv(report))
+    return [out / "report.json", out / "report.csv"]
+
+
+def console_summary(report: dict) -> str:
+    ti = report["throw_in"]
+    lines = [f"{report['video']}: {report['frames_analysed']} frames analysed in "
+             f"{report['summary']['processing_s']:.1f} s; calibration RMS {report['calibration']['rms_px']} px "
+             f"({report['calibration']['rms_yd']} yd)",
+             f"throw-in: frame {ti['frame']} at {ti['t']} s ({ti['method']})" if ti["frame"] is not None
+             else "throw-in: not found (every frame judged as line-up)"]
+    if not report["events"]:
+        lines.append("no Rule 20 violation")
+    for ev in report["events"]:
+        worst = ev["worst"]
+        num = next((f"{k}={worst[k]:.2f}" for k in ("distance_yd", "across_yd", "closing_speed_yds",
+                                                      "ball_travel_yd") if k in worst), "")
+        who = ev.get("player") or ""
+        lines.append(f"  {ev['code']:28s} {who:12s} frames {ev['start_frame']}-{ev['end_frame']} "
+                     f"({ev['start_s']:.2f}-{ev['end_s']:.2f} s) {num}")
+    return "\n".join(lines)

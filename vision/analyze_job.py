@@ -1,0 +1,36 @@
+"""One clip, end to end, into an output folder: the work unit of `analyze` and `batch`."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from reports.writers import write_reports
+from rules.document import InvalidDocument
+from vision.errors import CalibrationError, VideoError
+
+
+class AnalyzeError(Exception):
+    """A clip that cannot be analysed; the message says why in one line."""
+
+
+def analyze_to_folder(video: str | Path, out_dir: str | Path, opts, detector=None,
+                      progress: Callable[[int, int], None] | None = None) -> tuple[dict, list[Path]]:
+    from vision.annotate_clip import write_annotated
+    from vision.detect import ModelError
+    from vision.pipeline import analyze, team_hints
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise AnalyzeError(f"cannot create output folder {out}: {exc.strerror}") from None
+    try:
+        analysis = analyze(video, opts, detector=detector, progress=progress)
+        written = []
+        if opts.annotate:
+            written.append(write_annotated(video, analysis, out / "annotated.mp4", team_colours=team_hints(opts)))
+        written += write_reports(analysis.report, out)
+    except (VideoError, CalibrationError, ModelError, InvalidDocument) as exc:
+        raise AnalyzeError(str(exc)) from None
+    except FileNotFoundError as exc:
+        raise AnalyzeError(f"file not found: {exc.filename or exc}") from None
+    return analysis.report, written

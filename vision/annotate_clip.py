@@ -1,0 +1,46 @@
+"""Pass two: draw the analysis back onto the footage and write annotated.mp4."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from vision.draw import Marker, annotate
+from vision.video_io import VideoWriter, open_video
+
+
+def event_lines(events: list[dict], frame_index: int) -> list[str]:
+    out = []
+    for ev in events:
+        if ev["start_frame"] <= frame_index <= ev["end_frame"] + 12:      # hold the banner ~0.5 s
+            w = ev["worst"]
+            num = next((f" {w[k]:.1f} yd" for k in ("distance_yd", "across_yd") if k in w), "")
+            out.append(f"{ev['code'].replace('_', ' ')} {ev.get('player') or ''}{num}".strip())
+    return out
+
+
+def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colours=None,
+                    progress: Callable[[int, int], None] | None = None) -> Path:
+    by_index = {fr["index"]: fr for fr in analysis.report["frames"]}
+    obs_by_index = {f.index: f for f in analysis.frames}
+    reader = open_video(video)
+    fps = reader.fps or 25.0
+    markers: list[Marker] = []
+    H_inv = None
+    with VideoWriter(out_path, fps) as writer:
+        for index, _t, frame in reader:
+            fr = by_index.get(index)
+            if fr is not None:
+                markers = [Marker(o["id"], o["team"], o["box_px"], (o["x_yd"], o["y_yd"])) for o in fr["players"]]
+                markers += [Marker(o["id"], "umpire", o["box_px"], (o["x_yd"], o["y_yd"])) for o in fr["umpires"]]
+                H_inv = np.linalg.inv(obs_by_index[index].H)
+            lines = event_lines(analysis.events, index)
+            if fr is not None and fr["phase"] == "throw_in":
+                lines = ["THROW-IN"] + lines
+            writer.write(annotate(frame, markers, H_inv, lines, colours=team_colours,
+                                  length=analysis.batch.field.length_yd, width=analysis.batch.field.width_yd))
+            if progress:
+                progress(index + 1, reader.n_frames)
+    reader.close()
+    return Path(out_path)

@@ -1,0 +1,79 @@
+"""Pass one over a clip: detections → mounted units → tracks → appearance votes → field points.
+
+Everything here is per frame; what needs the whole clip (identity by vote, smoothing, the
+throw-in, the rules) happens afterwards in vision.pipeline.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.detections import BALL, UMPIRE, Detections
+from vision.homography import image_to_field
+from vision.players import pair_units
+from vision.positions import ground_point_px, yards_per_pixel
+from vision.teams import IdentityVoter, describe
+from vision.tracking import UnitTracker
+
+
+@dataclass
+class FrameObs:
+    index: int
+    t: float
+    H: np.ndarray                 # image px → field yd used for this frame
+    camera_ok: bool
+    track_ids: np.ndarray         # (N,) -1 = not yet a confirmed track
+    horse_xyxy: np.ndarray        # (N, 4)
+    person_xyxy: np.ndarray       # (N, 4) NaN where no rider was paired
+    det_umpire: np.ndarray        # (N,) the detector called the person an umpire
+    ground_px: np.ndarray         # (N, 2)
+    field_yd: np.ndarray          # (N, 2)
+    yd_per_px: np.ndarray         # (N,)
+    ball_px: np.ndarray | None    # (2,) centre of the best ball detection
+    ball_yd: np.ndarray | None
+
+
+@dataclass
+class Observer:
+    """Feeds frames one by one; keeps the per-frame observations and the identity votes."""
+
+    detector: object
+    voter: IdentityVoter
+    tracker: UnitTracker
+    camera: object | None          # a CameraMotionTracker, or None for a fixed H
+    H0: np.ndarray
+    detector_knows_umpires: bool = True
+    frames: list[FrameObs] = field(default_factory=list)
+
+    def observe(self, index: int, t: float, frame: np.ndarray, det: Detections | None = None) -> FrameObs:
+        if det is None:
+            det = self.detector(frame, index=index) if getattr(self.detector, "wants_index", False) \
+                else self.detector(frame)
+        units = pair_units(det)
+        ids = self.tracker.update(units)
+        H, ok = self.H0, True
+        if self.camera is not None:
+            step = self.camera.update(frame, exclude_boxes=det.xyxy)
+            H, ok = step.H, step.ok
+        ground = ground_point_px(units.horse_xyxy)
+        field_yd = image_to_field(H, ground) if len(ground) else np.zeros((0, 2))
+        for k in np.flatnonzero((ids >= 0) & ~np.isnan(units.person_xyxy[:, 0])):
+            look = describe(frame, units.person_xyxy[k])
+            self.voter.observe(int(ids[k]), look,
+                               umpire=bool(units.is_umpire[k]) if self.detector_knows_umpires else None)
+        balls = det.of(BALL)
+        ball_px = ball_yd = None
+        if len(balls):
+            best = int(np.argmax(balls.confidence))
+            ball_px = balls.bottom_centre[best]
+            ball_yd = image_to_field(H, ball_px[None])[0]
+        obs = FrameObs(index, t, H, ok, ids, units.horse_xyxy, units.person_xyxy,
+                       units.is_umpire, ground, field_yd, yards_per_pixel(H, ground), ball_px, ball_yd)
+        self.frames.append(obs)
+        return obs
+
+
+def umpire_class_known(detector) -> bool:
+    """True when the detector's class map has an umpire class (the shipped model does; COCO does not)."""
+    return UMPIRE in set(getattr(detector, "map", {}).values())

@@ -1,0 +1,240 @@
+"""`analyze`: a clip → Rule 20 verdicts per frame, violation events, reports and an annotated clip.
+
+    video → vision.observe (detect, pair, track, vote, map to yards)
+          → identities by vote, positions smoothed → vision.phase (throw-in)
+          → rules.check_batch (verdicts) → rules.events (flagged violations)
+          → reports (JSON, CSV) and vision.draw (annotated.mp4)
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from rules import Field, FrameBatch, Thresholds, check_batch
+from rules.events import violation_events
+from vision import phase as phase_mod
+from vision.homography import calibrate
+from vision.observe import Observer, umpire_class_known
+from vision.positions import PIXEL_ERROR_PX, smooth_tracks
+from vision.teams import UMPIRE, IdentityVoter
+from vision.tracking import UnitTracker
+from vision.video_io import open_video
+
+COLOUR_WORDS = {"red": (40, 40, 210), "blue": (200, 90, 30), "white": (235, 235, 235), "black": (25, 25, 25),
+                "yellow": (30, 220, 230), "green": (40, 160, 40), "navy": (90, 40, 20), "orange": (20, 140, 250),
+                "purple": (140, 40, 120), "pink": (180, 120, 240), "maroon": (40, 20, 120), "sky": (230, 190, 120)}
+
+
+@dataclass
+class AnalyzeOptions:
+    defending: dict[str, str]                        # team → "south"/"north"
+    calibration: str | Path | dict | None = None     # default: calibration.json beside the video
+    model: str | None = None                         # default: models/polo-yolo.pt
+    class_map: dict[str, str] | None = None
+    imgsz: int | None = None
+    conf: float = 0.3
+    stride: int = 1                                  # analyse every Nth frame
+    team_colours: dict[str, tuple[int, int, int]] | None = None   # BGR hints per team
+    throw_in_frame: int | None = None                # override the detected throw-in
+    min_run: int = 3                                 # frames a violation must hold to be an event
+    smooth_window: int = 7
+    min_track_frames: int = 5
+    moving_camera: bool = True                       # follow pan/zoom from the field itself
+    annotate: bool = True
+    field: dict = field(default_factory=dict)        # length_yd / width_yd overrides
+
+
+@dataclass
+class Analysis:
+    report: dict
+    frames: list                                      # FrameObs
+    batch: FrameBatch
+    verdict: dict
+    events: list[dict]
+    track_identity: dict[int, str]
+
+
+def team_hints(opts: AnalyzeOptions) -> dict[str, tuple[int, int, int]] | None:
+    """Colour hints: given ones, else team names that are colour words (e.g. red, blue)."""
+    if opts.team_colours:
+        return dict(opts.team_colours)
+    teams = list(opts.defending)
+    if all(t.lower() in COLOUR_WORDS for t in teams):
+        return {t: COLOUR_WORDS[t.lower()] for t in teams}
+    return None
+
+
+def _identities(voter: IdentityVoter, tids: list[int], xy: np.ndarray, lineup: np.ndarray,
+                defending: dict[str, str], centre_x: float, named: bool) -> dict[int, str]:
+    ident = {tid: voter.identity(tid) for tid in tids}
+    if named:
+        return {k: v for k, v in ident.items() if v}
+    # Unnamed clusters: each goes to the team whose own half most of its riders stand in
+    # at the line-up. (Without colour hints a reversed line-up cannot be told from a correct one.)
+    side = {}
+    for k, tid in enumerate(tids):
+        if ident[tid] in (None, UMPIRE):
+            continue
+        xs = xy[k, lineup, 0]
+        xs = xs[~np.isnan(xs)]
+        if len(xs):
+            side.setdefault(ident[tid], []).append(np.median(xs) - centre_x)
+    south_team = next(t for t, e in defending.items() if e == "south")
+    north_team = next(t for t, e in defending.items() if e == "north")
+    mapping = {}
+    if side:
+        means = {c: np.mean(v) for c, v in side.items()}
+        first = min(means, key=means.get)            # most southern cluster
+        mapping[first] = south_team
+        for c in means:
+            if c != first:
+                mapping[c] = north_team
+    return {tid: (UMPIRE if v == UMPIRE else mapping.get(v)) for tid, v in ident.items()
+            if v == UMPIRE or mapping.get(v)}
+
+
+def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
+            progress: Callable[[int, int], None] | None = None) -> Analysis:
+    """Run the pipeline on a clip (no files written; see vision.outputs.write_outputs)."""
+    from vision.camera_motion import CameraMotionTracker
+    started = time.perf_counter()
+    video = Path(video)
+    reader = open_video(video)
+    cal_src = opts.calibration or video.with_name("calibration.json")
+    fit = calibrate(cal_src if isinstance(cal_src, dict) else str(cal_src))
+    fld = Field(**{k: v for k, v in opts.field.items() if k in ("length_yd", "width_yd")})
+    if detector is None:
+        from vision.detect import Detector
+        detector = Detector(opts.model, class_map=opts.class_map, imgsz=opts.imgsz, conf=opts.conf)
+    hints = team_hints(opts)
+    voter = IdentityVoter(hints=hints)
+    fps = reader.fps or 25.0
+    camera = CameraMotionTracker(fit.H, reader.size, length=fld.length_yd, width=fld.width_yd) \
+        if opts.moving_camera else None
+    obs = Observer(detector, voter, UnitTracker(fps=fps / opts.stride), camera, fit.H,
+                   detector_knows_umpires=umpire_class_known(detector))
+    total = reader.n_frames
+    for index, t, frame in reader:
+        if index % opts.stride == 0:
+            obs.observe(index, t, frame)
+        if progress:
+            progress(index + 1, total)
+    reader.close()
+    frames = obs.frames
+    F = len(frames)
+    t = np.array([f.t for f in frames])
+
+    # Tracks seen long enough, their raw positions (T, F, 2) and uncertainty.
+    counts: dict[int, int] = {}
+    for f in frames:
+        for tid in f.track_ids[f.track_ids >= 0]:
+            counts[int(tid)] = counts.get(int(tid), 0) + 1
+    tids = sorted(k for k, n in counts.items() if n >= opts.min_track_frames)
+    col = {tid: k for k, tid in enumerate(tids)}
+    raw = np.full((len(tids), F, 2), np.nan)
+    ypp = np.full((len(tids), F), np.nan)
+    boxes = np.full((len(tids), F, 4), np.nan)
+    for fi, f in enumerate(frames):
+        for k, tid in enumerate(f.track_ids):
+            if int(tid) in col:
+                raw[col[int(tid)], fi] = f.field_yd[k]
+                ypp[col[int(tid)], fi] = f.yd_per_px[k]
+                boxes[col[int(tid)], fi] = f.horse_xyxy[k]
+    xy, spread = smooth_tracks(raw, opts.smooth_window)
+    sigma = np.sqrt(np.nan_to_num(spread) ** 2 + (PIXEL_ERROR_PX * ypp) ** 2)
+
+    # Who is who: umpire / team by vote over the whole clip.
+    ump_rows = [k for k, tid in enumerate(tids) if voter.is_umpire(tid)]
+    ump_xy = np.full((F, 2), np.nan)
+    if ump_rows:
+        main_ump = max(ump_rows, key=lambda k: counts[tids[k]])
+        ump_xy = xy[main_ump]
+    ball = np.array([f.ball_yd if f.ball_yd is not None else (np.nan, np.nan) for f in frames]).reshape(F, 2)
+    player_rows = [k for k in range(len(tids)) if k not in ump_rows]
+    throw = phase_mod.detect_throw_in(t, xy[player_rows], ump_xy, ball,
+                                      override=_override_index(opts.throw_in_frame, frames))
+    ph = phase_mod.phases(F, throw)
+    identity = _identities(voter, tids, xy, ph == 0, opts.defending, fld.centre_x, hints is not None)
+
+    batch = _batch(fld, opts.defending, tids, identity, xy, t, ph, ball)
+    verdict = check_batch(batch, Thresholds())
+    for k, fr in enumerate(verdict["frames"]):
+        fr["index"] = frames[k].index
+    events = violation_events(verdict["frames"], min_run=opts.min_run, max_gap=max(1, 2 // opts.stride),
+                              times=None)
+    times = {f.index: f.t for f in frames}
+    for ev in events:
+        ev["start_s"], ev["end_s"] = times[ev["start_frame"]], times[ev["end_frame"]]
+
+    report = _report(video, opts, fit, frames, tids, identity, xy, sigma, boxes, ph, throw, verdict, events,
+                     fps, time.perf_counter() - started)
+    return Analysis(report, frames, batch, verdict, events, {tids[k]: identity.get(tids[k]) for k in range(len(tids))})
+
+
+def _override_index(frame_index: int | None, frames) -> int | None:
+    """A throw-in given as a video frame number → position among the analysed frames."""
+    if frame_index is None:
+        return None
+    idx = np.array([f.index for f in frames])
+    return int(np.argmin(np.abs(idx - frame_index)))
+
+
+def player_id(team: str, tid: int) -> str:
+    return f"{team}-{tid}"
+
+
+def _batch(fld: Field, defending, tids, identity, xy, t, ph, ball) -> FrameBatch:
+    teams = list(defending)
+    prow = [k for k, tid in enumerate(tids) if identity.get(tid) in teams]
+    urow = [k for k, tid in enumerate(tids) if identity.get(tid) == UMPIRE]
+    players = np.transpose(xy[prow], (1, 0, 2)) if prow else np.zeros((len(t), 0, 2))
+    umpires = np.transpose(xy[urow], (1, 0, 2)) if urow else np.zeros((len(t), 0, 2))
+    return FrameBatch(field=fld, defending=dict(defending), teams=teams,
+                      player_ids=[player_id(identity[tids[k]], tids[k]) for k in prow],
+                      player_team=np.array([teams.index(identity[tids[k]]) for k in prow], np.int64),
+                      players=players, umpire_ids=[f"U{tids[k]}" for k in urow], umpires=umpires,
+                      phase=ph.astype(np.int8), t=t, ball=ball, play=np.full(len(t), -1, np.int64),
+                      thrower=np.full(len(t), -1, np.int64), changing_horse=np.zeros(players.shape[:2], bool))
+
+
+def _r(v, nd=3):
+    return None if v is None or not np.isfinite(v) else round(float(v), nd)
+
+
+def _report(video, opts, fit, frames, tids, identity, xy, sigma, boxes, ph, throw, verdict, events, fps, seconds):
+    from rules.document import PHASES
+    out_frames = []
+    for fi, f in enumerate(frames):
+        players, umpires = [], []
+        for k, tid in enumerate(tids):
+            who = identity.get(tid)
+            if who is None or np.isnan(xy[k, fi, 0]):
+                continue
+            rec = {"track_id": tid, "x_yd": _r(xy[k, fi, 0]), "y_yd": _r(xy[k, fi, 1]),
+                   "sigma_yd": _r(sigma[k, fi]), "box_px": [_r(v, 1) for v in boxes[k, fi]]}
+            if who == UMPIRE:
+                umpires.append({"id": f"U{tid}", **rec})
+            else:
+                players.append({"id": player_id(who, tid), "team": who, **rec})
+        out_frames.append({"index": f.index, "t": round(f.t, 4), "phase": PHASES[ph[fi]],
+                           "camera_ok": bool(f.camera_ok), "players": players, "umpires": umpires,
+                           "violations": verdict["frames"][fi]["violations"], "notes": verdict["frames"][fi]["notes"]})
+    by_code: dict[str, int] = {}
+    for ev in events:
+        by_code[ev["code"]] = by_code.get(ev["code"], 0) + 1
+    opt = {k: v for k, v in asdict(opts).items() if k != "calibration" or not isinstance(v, dict)}
+    opt = {k: (str(v) if isinstance(v, Path) else v) for k, v in opt.items()}
+    return {"version": 1, "video": str(video), "fps": fps, "frames_analysed": len(frames), "options": opt,
+            "calibration": {"rms_px": _r(fit.rms_px), "max_px": _r(fit.max_px), "rms_yd": _r(fit.rms_yd),
+                            "max_yd": _r(fit.max_yd), "points_used": int(fit.inliers.sum())},
+            "throw_in": {"frame": frames[throw.frame].index if throw.frame is not None else None,
+                         "t": round(frames[throw.frame].t, 4) if throw.frame is not None else None,
+                         "method": throw.method},
+            "tracks": [{"track_id": tid, "identity": identity.get(tid)} for tid in tids],
+            "events": events, "summary": {"events": len(events), "events_by_code": by_code,
+                                          "processing_s": round(seconds, 2)},
+            "frames": out_frames}
