@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from synth.mesh import Mesh, MeshBuilder
+from synth.mesh import Mesh, MeshBuilder, slot
 
 HORSE, RIDER, MALLET = 0, 1, 2          # part codes within a unit
 HOOF_BGR = (28, 30, 34)
@@ -55,11 +55,13 @@ def _frame_along(d: np.ndarray) -> np.ndarray:
     return np.column_stack([d, side, up])
 
 
-def horse_body(coat, pad_bgr, lod: int = 1) -> Mesh:
-    """Barrel, chest, quarters, neck, head, ears, tail, saddle and pad (no legs)."""
+COAT, PAD, JERSEY, HELMET, BANDAGE = range(5)      # palette slots (see mesh.slot)
+
+
+def horse_body(lod: int = 1) -> Mesh:
+    """Barrel, chest, quarters, neck, head, ears, tail, saddle and pad (no legs); colours are slots."""
     b = MeshBuilder()
-    coat = np.asarray(coat, float)
-    dark = coat * 0.75
+    coat, dark, pad_bgr = slot(COAT), slot(COAT, 0.75), slot(PAD)
     b.ellipsoid((0.0, 0.0, 1.27), (0.66, 0.29, 0.30), coat, HORSE, lod)
     b.ellipsoid((0.50, 0.0, 1.34), (0.32, 0.27, 0.33), coat, HORSE, lod)
     b.ellipsoid((-0.50, 0.0, 1.36), (0.34, 0.30, 0.32), coat, HORSE, lod)
@@ -72,16 +74,16 @@ def horse_body(coat, pad_bgr, lod: int = 1) -> Mesh:
     if lod < 2:
         for s in (-1, 1):
             b.tube((0.98, 0.045 * s, 2.04), (0.96, 0.06 * s, 2.15), 0.03, 0.008, dark, HORSE, sides=4, shadow=False)
-    b.tube((-0.80, 0.0, 1.50), (-0.93, 0.0, 1.20), 0.075, 0.045, dark * 0.8, HORSE, sides=5)
+    b.tube((-0.80, 0.0, 1.50), (-0.93, 0.0, 1.20), 0.075, 0.045, slot(COAT, 0.6), HORSE, sides=5)
     b.ellipsoid((0.05, 0.0, 1.55), (0.30, 0.31, 0.05), pad_bgr, HORSE, max(lod, 1), shadow=False)
     b.ellipsoid((0.08, 0.0, 1.59), (0.22, 0.24, 0.05), (25, 35, 50), HORSE, 2, shadow=False)
     return b.build()
 
 
-def horse_legs(coat, bandage_bgr, gait: float, speed: float, lod: int = 1) -> Mesh:
+def horse_legs(gait: float, speed: float, lod: int = 1) -> Mesh:
     """Four legs posed for a point `gait` (stride cycles) in the cycle of the gait for `speed`."""
     b = MeshBuilder()
-    coat = np.asarray(coat, float)
+    coat = slot(COAT)
     name = gait_name(speed)
     offs = GAIT_OFFSETS[name]
     amp = min(0.12 + 0.035 * speed, 0.55) if name != "stand" else 0.0
@@ -89,7 +91,7 @@ def horse_legs(coat, bandage_bgr, gait: float, speed: float, lod: int = 1) -> Me
     bend_max = min(0.6 + 0.07 * speed, 1.5)
     sides = 6 if lod == 0 else 4
     P0, P1, R0, R1, C = [], [], [], [], []
-    bandage = np.asarray(bandage_bgr, float)
+    bandage = slot(BANDAGE)
     hoof_c = np.asarray(HOOF_BGR, float)
     for (leg, joint, front), off in zip(LEGS, offs):
         p = (gait + off) % 1.0

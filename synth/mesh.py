@@ -14,6 +14,14 @@ import numpy as np
 POLY, LINE = 0, 1
 
 
+def slot(k: int, scale: float = 1.0) -> np.ndarray:
+    """A colour placeholder: entry `k` of the palette given to Mesh.recoloured, times `scale`.
+
+    Shapes are cached once per pose and coloured per object (coat, kit) without rebuilding.
+    """
+    return np.array([-(k + 1.0), scale, 0.0])
+
+
 @dataclass
 class Mesh:
     V: np.ndarray        # (N, 3) vertices
@@ -31,6 +39,17 @@ class Mesh:
         """The mesh under x -> A x + b."""
         return Mesh(self.V @ A.T + b, self.F, self.colour, self.part, self.centre @ A.T + b,
                     self.kind, self.width, self.shade, self.vprim, self.vshadow)
+
+    def recoloured(self, palette: np.ndarray) -> "Mesh":
+        """A copy whose slot placeholders (see `slot`) take their colours from `palette` (K, 3)."""
+        col = self.colour
+        m = col[:, 0] < 0
+        if m.any():
+            col = col.copy()
+            k = (-col[m, 0] - 1).astype(int)
+            col[m] = np.asarray(palette, float)[k] * col[m, 1:2]
+        return Mesh(self.V, self.F, col, self.part, self.centre, self.kind, self.width, self.shade, self.vprim,
+                    self.vshadow)
 
     def select(self, faces: np.ndarray) -> "Mesh":
         """The sub-mesh of the faces where `faces` (bool mask) holds (vertices kept as they are)."""

@@ -21,7 +21,7 @@ from synth.postfx import PostFX, blur_moving
 from synth.raster import OCCLUDER_ID, ONE, SHIFT, DrawResult, Light, draw_mesh
 from synth.scenario import BALL_RADIUS_YD, Scenario
 from synth.scene import SceneModel, Unit, lod_for
-from synth.surroundings import TreeLine, board_meshes, draw_sky, goal_post_meshes
+from synth.surroundings import board_meshes, draw_sky, goal_post_meshes, tree_line
 
 BALL_ID = 250
 
@@ -54,7 +54,7 @@ class Renderer:
         self.size = scenario.image_size
         self.texture = texture or make_field_texture(scenario.field_length_yd, scenario.field_width_yd,
                                                      self.look, scenario.seed)
-        self.trees = TreeLine(scenario.field_length_yd, scenario.field_width_yd, scenario.seed)
+        self.trees = tree_line(scenario.field_length_yd, scenario.field_width_yd, scenario.seed)
         self.boards = board_meshes(scenario.field_length_yd, scenario.field_width_yd, self.look)
         self._board_centres = np.array([m.V.mean(0) for m in self.boards])
         self._board_corners = np.stack([m.V for m in self.boards])            # (n, 8, 3)

@@ -9,8 +9,8 @@ import math
 
 import numpy as np
 
-from synth.horse import MALLET, RIDER, _rot_b
-from synth.mesh import Mesh, MeshBuilder
+from synth.horse import HELMET, JERSEY, MALLET, RIDER, _rot_b
+from synth.mesh import Mesh, MeshBuilder, slot
 
 SKIN_BGR = (150, 175, 215)
 BREECHES_BGR = (232, 234, 236)
@@ -24,10 +24,11 @@ BACK_NUMBER_ANCHOR = (-0.115, 0.0, 2.02)    # centre of the jersey back, pony fr
 RIGHT_HAND = np.array([0.32, 0.11, 1.90])
 
 
-def rider_mesh(jersey_bgr, helmet_bgr, umpire: bool, lean: float = 0.0, lod: int = 1) -> Mesh:
-    """Body of a rider (no mallet). `lean` (radians) tips the upper body forward."""
+def rider_mesh(umpire: bool, lean: float = 0.0, lod: int = 1) -> Mesh:
+    """Body of a rider (no mallet); jersey and helmet colours are slots. `lean` (radians) tips the
+    upper body forward."""
     b = MeshBuilder()
-    jersey = np.asarray(jersey_bgr, float)
+    jersey, helmet_bgr = slot(JERSEY), slot(HELMET)
     pivot = np.array([0.02, 0.0, 1.70])
     R = _rot_b(lean)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -81,15 +82,8 @@ class SceneModel:
                                     "number": None}
             else:
                 self.kit[obj.id] = team_kit[obj.team]
-        self._cache: dict[tuple, Mesh] = {}
-
-    def _cached(self, key: tuple, make) -> Mesh:
-        m = self._cache.get(key)
-        if m is None:
-            if len(self._cache) > 4000:
-                self._cache.clear()
-            m = self._cache[key] = make()
-        return m
+        self.palette = {oid: np.array([self.coat[oid], k["pad"], k["jersey"], k["helmet"], k["bandage"]], float)
+                        for oid, k in self.kit.items()}
 
     def units(self, index: int, lod_of=None) -> list[Unit]:
         """All mounted units at frame `index`. `lod_of(x, y) -> int` picks detail (default 1)."""
@@ -102,32 +96,27 @@ class SceneModel:
             x, y = float(m.pos[index, 0]), float(m.pos[index, 1])
             hd, sp, gait = float(m.heading[index]), float(m.speed[index]), float(m.gait[index])
             lod = lod_of(x, y) if lod_of else 1
-            kit = self.kit[obj.id]
-            coat = self.coat[obj.id]
             umpire = obj.role == "umpire"
             lean = min(0.35, 0.03 * sp)
             lean_q = round(lean / 0.07) * 0.07
-            body = self._cached(("body", obj.id, lod), lambda: horse_body(coat, kit["pad"], lod))
-            rider = self._cached(("rider", obj.id, lod, lean_q),
-                                 lambda: rider_mesh(kit["jersey"], kit["helmet"], umpire, lean_q, lod))
+            body = _body(lod)
+            rider = _rider(umpire, lean_q, lod)
             gname = gait_name(sp)
             if gname == "stand":
-                lkey = ("legs", obj.id, lod, "stand")
-                legs = self._cached(lkey, lambda: horse_legs(coat, kit["bandage"], 0.0, 0.0, lod))
+                legs = _legs(lod, 0, 0.0)
             else:                       # poses cached at 1/32 of a stride and 0.25 yd/s
-                ph, sq = round((gait % 1.0) * 32) % 32, round(sp * 4) / 4
-                legs = self._cached(("legs", obj.id, lod, ph, sq),
-                                    lambda: horse_legs(coat, kit["bandage"], ph / 32, sq, lod))
-            parts = [legs]
+                legs = _legs(lod, round((gait % 1.0) * 32) % 32, round(sp * 4) / 4)
             bob = body_bob(gait, sp)
             upper = [body, rider]
             if not umpire:
                 ang = round(mallet_angle(t, self.plays.get(obj.id, []), sp > MOVING_YD_S) / 0.04) * 0.04
-                upper.append(self._cached(("mallet", ang, lean_q), lambda: mallet_mesh(ang, lean_q)))
-            up = concat(upper)
-            if bob:
-                up = up.transformed(np.eye(3), np.array([0.0, 0.0, bob]))
-            local = concat(parts + [up])
+                upper.append(_mallet(ang, lean_q))
+            local = concat([legs, *upper]).recoloured(self.palette[obj.id])
+            if bob:                     # the body rises and falls in the stride; the hooves stay put
+                local.V = local.V.copy()
+                local.V[len(legs.V):, 2] += bob
+                local.centre = local.centre.copy()
+                local.centre[len(legs.F):, 2] += bob
             A = _frame(hd)
             mesh = local.transformed(A, np.array([x, y, 0.0]))
             anchor = normal = None
@@ -145,6 +134,27 @@ class SceneModel:
             if obj.role == "ball":
                 return self.motion[obj.id].pos[index]
         return None
+
+
+# Shapes depend only on pose and detail, so they are shared by every object and scenario.
+@lru_cache(maxsize=16)
+def _body(lod: int) -> Mesh:
+    return horse_body(lod)
+
+
+@lru_cache(maxsize=64)
+def _rider(umpire: bool, lean_q: float, lod: int) -> Mesh:
+    return rider_mesh(umpire, lean_q, lod)
+
+
+@lru_cache(maxsize=4096)
+def _legs(lod: int, phase_32: int, speed_q: float) -> Mesh:
+    return horse_legs(phase_32 / 32, speed_q, lod)
+
+
+@lru_cache(maxsize=1024)
+def _mallet(angle: float, lean_q: float) -> Mesh:
+    return mallet_mesh(angle, lean_q)
 
 
 def _frame(heading_deg: float) -> np.ndarray:

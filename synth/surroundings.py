@@ -25,28 +25,50 @@ BOARD_STYLES = (  # (face BGR, top BGR)
 )
 
 
-def draw_sky(frame: np.ndarray, cam: Camera, look: Look) -> None:
-    """Paint everything above the horizon (plus a little below) with a sky gradient."""
+def _clip_half_plane(poly: np.ndarray, a: float, b: float, c: float) -> np.ndarray:
+    """Keep the part of a convex polygon where a u + b v + c >= 0."""
+    out = []
+    n = len(poly)
+    for i in range(n):
+        p, q = poly[i], poly[(i + 1) % n]
+        fp, fq = a * p[0] + b * p[1] + c, a * q[0] + b * q[1] + c
+        if fp >= 0:
+            out.append(p)
+        if (fp >= 0) != (fq >= 0):
+            out.append(p + (q - p) * (fp / (fp - fq)))
+    return np.array(out) if out else np.zeros((0, 2))
+
+
+def draw_sky(frame: np.ndarray, cam: Camera, look: Look, bands: int = 24) -> None:
+    """Paint everything above the horizon (and 1.5 px below it) with a sky gradient, band by band."""
     h, w = frame.shape[:2]
-    line, _ = cam.horizon()
-    a, b, c = line
-    if abs(b) < 1e-9:
+    line, ground_sign = cam.horizon()
+    a, b, c = line * -ground_sign            # now a u + b v + c > 0 above the horizon
+    norm = float(np.hypot(a, b))
+    if norm < 1e-12:
         return
-    us = np.array([0.0, w - 1.0])
-    vs = -(a * us + c) / b                       # horizon row at the left and right edges
-    if vs.max() < 0:
+    c += 1.5 * norm
+    corners = np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]])
+    sky = _clip_half_plane(corners, a, b, c)
+    if len(sky) < 3:
         return
     top_sky = np.array([215, 170, 120], float) * look.exposure
     low_sky = np.array([235, 215, 195], float) * look.exposure
-    v_hi = int(np.clip(np.ceil(vs.max()) + 2, 0, h))
-    rows = np.linspace(0, 1, max(v_hi, 1))[:, None]
-    grad = (top_sky * (1 - rows) + low_sky * rows).clip(0, 255).astype(np.uint8)
-    sky = np.repeat(grad[:, None, :], w, axis=1)
-    # only above the horizon line: mask by row < horizon row at each column
-    col_v = -(a * np.arange(w) + c) / b
-    mask = np.arange(v_hi)[:, None] < col_v[None, :] + 1.5
-    region = frame[:v_hi]
-    region[mask] = sky[mask]
+    v0, v1 = float(sky[:, 1].min()), float(sky[:, 1].max())
+    edges = np.linspace(v0, v1 + 1, bands + 1)
+    for k in range(bands):
+        band = _clip_half_plane(_clip_half_plane(sky, 0, 1, -edges[k]), 0, -1, edges[k + 1])
+        if len(band) < 3:
+            continue
+        s = (k + 0.5) / bands
+        col = np.clip(top_sky * (1 - s) + low_sky * s, 0, 255).tolist()
+        cv2.fillConvexPoly(frame, np.round(band * ONE).astype(np.int32), col, cv2.LINE_8, SHIFT)
+
+
+@lru_cache(maxsize=32)
+def tree_line(length: float, width: float, seed: int) -> "TreeLine":
+    """A cached TreeLine (one of 16 per field size)."""
+    return TreeLine(length, width, seed % 16)
 
 
 class TreeLine:
@@ -134,10 +156,10 @@ class TreeLine:
 
 def board_meshes(length: float, width: float, look: Look) -> list[Mesh]:
     """One small box per board section along both sidelines (cached; treat as read-only)."""
-    return _board_meshes(float(length), float(width), int(look.board_style) % len(BOARD_STYLES), look.seed % 8)
+    return _board_meshes(float(length), float(width), int(look.board_style) % len(BOARD_STYLES), look.seed % 4)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=32)
 def _board_meshes(length: float, width: float, style: int, seed: int) -> list[Mesh]:
     face, top = BOARD_STYLES[style]
     rng = np.random.default_rng([seed, 977])
@@ -162,7 +184,12 @@ def _board_meshes(length: float, width: float, style: int, seed: int) -> list[Me
 
 
 def goal_post_meshes(length: float, width: float, colours: list[tuple]) -> list[Mesh]:
-    """Four padded goal posts, banded in two colours."""
+    """Four padded goal posts, banded in white and the defending team's colour (cached)."""
+    return _goal_posts(float(length), float(width), tuple(tuple(int(v) for v in c) for c in colours))
+
+
+@lru_cache(maxsize=64)
+def _goal_posts(length: float, width: float, colours: tuple) -> list[Mesh]:
     out = []
     for x, ca in ((0.0, colours[0]), (length, colours[1])):
         for y in (width / 2 - GOAL_HALF_WIDTH_YD, width / 2 + GOAL_HALF_WIDTH_YD):
