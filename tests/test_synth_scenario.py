@@ -85,3 +85,14 @@ def test_track_sampling_positions_heading_and_gait():
     assert m.speed[12] == pytest.approx(10.0)
     assert abs(m.heading[12]) < 1.0                          # heading north while riding north
     assert m.gait[30] > m.gait[5] > 0
+
+
+def test_documented_example_is_a_valid_scenario():
+    import re
+    from pathlib import Path
+
+    import yaml
+    text = (Path(__file__).resolve().parents[1] / "synth" / "SCENARIO.md").read_text()
+    doc = yaml.safe_load(re.search(r"```yaml\n(.*?)```", text, re.S).group(1))
+    s = parse_scenario(doc)
+    assert s.n_frames == 50 and s.throw_in_frame == 25 and len(s.objects) == 4
