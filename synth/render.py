@@ -201,24 +201,25 @@ class Renderer:
         cv2.multiply(region, cv2.merge([keep] * 3), dst=region, scale=1 / 255)
 
     def _draw_number(self, frame: np.ndarray, cam: Camera, u: Unit) -> None:
-        if u.number_anchor is None or u.obj.number is None:
+        """The player's number on whichever side of his jersey (back or front) faces the camera."""
+        if u.obj.number is None:
             return
-        view = cam.C - u.number_anchor
-        dist = np.linalg.norm(view)
-        facing = float(u.back_normal @ view / dist)
-        if facing < 0.45:
+        for anchor, normal in u.numbers:
+            view = cam.C - anchor
+            if float(normal @ view) / float(np.linalg.norm(view)) < 0.45:
+                continue
+            uv, z = cam.project(anchor[None])
+            hpx = 0.17 * cam.focal_px / z[0]
+            if hpx < 6:
+                return
+            scale = hpx / 22.0
+            text = str(u.obj.number)
+            th = max(1, int(round(hpx / 6)))
+            (tw, tht), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, th)
+            org = (int(uv[0, 0] - tw / 2), int(uv[0, 1] + tht / 2))
+            colour = self.model.kit[u.obj.id]["number"]
+            cv2.putText(frame, text, org, cv2.FONT_HERSHEY_DUPLEX, scale, colour, th, cv2.LINE_AA)
             return
-        uv, z = cam.project(u.number_anchor[None])
-        hpx = 0.17 * cam.focal_px / z[0]
-        if hpx < 6:
-            return
-        scale = hpx / 22.0
-        text = str(u.obj.number)
-        th = max(1, int(round(hpx / 6)))
-        (tw, tht), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, th)
-        org = (int(uv[0, 0] - tw / 2), int(uv[0, 1] + tht / 2))
-        colour = self.model.kit[u.obj.id]["number"]
-        cv2.putText(frame, text, org, cv2.FONT_HERSHEY_DUPLEX, scale, colour, th, cv2.LINE_AA)
 
     def _draw_ball(self, frame: np.ndarray, cam: Camera, ball: np.ndarray, idbuf: np.ndarray):
         uv, z = cam.project(ball[None])

@@ -20,7 +20,8 @@ MALLET_SHAFT_BGR = (110, 160, 190)
 MALLET_HEAD_BGR = (150, 190, 215)
 
 SHAFT_YD = 1.40
-BACK_NUMBER_ANCHOR = (-0.115, 0.0, 2.02)    # centre of the jersey back, pony frame
+NUMBER_ANCHORS = (((-0.115, 0.0, 2.02), (-1.0, 0.0, 0.0)),     # jersey back: point, outward normal
+                  ((0.145, 0.0, 2.02), (1.0, 0.0, 0.0)))       # jersey front
 RIGHT_HAND = np.array([0.32, 0.11, 1.90])
 
 

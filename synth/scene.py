@@ -17,7 +17,7 @@ from synth.horse import body_bob, gait_name, horse_body, horse_legs
 from synth.look import Look
 from synth.mesh import Mesh, concat
 from synth.motion import MOVING_YD_S, Motion, sample_motion
-from synth.rider import BACK_NUMBER_ANCHOR, mallet_angle, mallet_mesh, rider_mesh
+from synth.rider import NUMBER_ANCHORS, mallet_angle, mallet_mesh, rider_mesh
 from synth.scenario import ObjectSpec, Scenario
 
 UMPIRE_SHIRT = "umpire"
@@ -35,8 +35,7 @@ class Unit:
     y: float
     heading_deg: float
     speed: float
-    number_anchor: np.ndarray | None   # world point at the centre of the jersey back
-    back_normal: np.ndarray | None     # outward normal of the jersey back
+    numbers: list[tuple[np.ndarray, np.ndarray]]   # (world point, outward normal) where numbers are printed
 
 
 def lod_for(height_px: float) -> int:
@@ -119,14 +118,15 @@ class SceneModel:
                 local.centre[len(legs.F):, 2] += bob
             A = _frame(hd)
             mesh = local.transformed(A, np.array([x, y, 0.0]))
-            anchor = normal = None
+            numbers = []
             if not umpire:
                 c, s = math.cos(lean_q), math.sin(lean_q)
-                a = np.array(BACK_NUMBER_ANCHOR) - (0.02, 0.0, 1.70)
-                a = np.array([c * a[0] + s * a[2], a[1], -s * a[0] + c * a[2]]) + (0.02, 0.0, 1.70 + bob)
-                anchor = A @ a + (x, y, 0.0)
-                normal = A @ np.array([-c, 0.0, s])
-            out.append(Unit(obj, mesh, x, y, hd, sp, anchor, normal))
+                rot = np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
+                seat = np.array([0.02, 0.0, 1.70])
+                for p, nrm in NUMBER_ANCHORS:
+                    a = rot @ (np.array(p) - seat) + seat + (0.0, 0.0, bob)
+                    numbers.append((A @ a + (x, y, 0.0), A @ (rot @ np.array(nrm))))
+            out.append(Unit(obj, mesh, x, y, hd, sp, numbers))
         return out
 
     def ball(self, index: int) -> np.ndarray | None:
