@@ -162,3 +162,21 @@ def test_observe_frame_reads_boxes_from_a_frame():
         looks = voter.observe_frame(frame, boxes, ["a", "b", "c"])
     assert looks[2].umpire_score > 0.5
     assert voter.identities() == {"a": "red", "b": "blue", "c": UMPIRE}
+
+
+def test_dominant_colour_is_the_mode_not_a_mixture():
+    from vision.teams import dominant_colour
+    red, orange = bgr_to_lab(RED), bgr_to_lab((0, 140, 255))
+    pixels = np.r_[np.repeat(red[None], 60, 0), np.repeat(orange[None], 40, 0)]
+    pixels += np.random.default_rng(9).normal(0, 2, pixels.shape)
+    colour, n = dominant_colour(pixels)
+    assert colour_distance(colour, red) < 5 and n == 60
+
+
+def test_background_colour_is_ignored():
+    rng = np.random.default_rng(10)
+    crop = rider(rng, RED)[11:50, 8:32].copy()
+    crop[:, :12] = (40, 120, 50)                       # half the torso crop is grass
+    grass = bgr_to_lab((40, 120, 50))
+    lab, colourful, _ = jersey_colour(crop, background_lab=grass)
+    assert colourful and colour_distance(lab, bgr_to_lab(RED)) < 15

@@ -97,22 +97,60 @@ class Appearance:
 
 
 def jersey_colour(crop_bgr: np.ndarray, min_sat: int = 60, min_val: int = 40,
-                  min_fraction: float = 0.15) -> tuple[np.ndarray | None, bool, int]:
-    """(median Lab, colourful, n) of the jersey pixels of a torso crop.
+                  min_fraction: float = 0.2, min_pixels: int = 6,
+                  background_lab: np.ndarray | None = None, background_radius: float = 20.0
+                  ) -> tuple[np.ndarray | None, bool, int]:
+    """(Lab, colourful, n) of the jersey in a torso crop.
 
-    Jersey pixels are saturated (S ≥ `min_sat`), not dark (V ≥ `min_val`) and not skin;
-    when they are under `min_fraction` of the crop, all non-skin pixels are used instead
-    (an achromatic jersey).
+    Jersey pixels are the saturated ones (S ≥ `min_sat`, V ≥ `min_val`, not skin) when
+    they make up `min_fraction` of the crop, else all non-skin pixels (a white / grey /
+    black jersey). Among them, the dominant colour is found as the mode of a coarse
+    colour histogram (so a neighbour's helmet or the horse's neck does not drag it), and
+    the median of the pixels close to that mode is returned. Pixels within
+    `background_radius` of `background_lab` (the grass around the rider) are ignored.
     """
-    hsv = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2HSV)
-    lab = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    hsv = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    lab = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
     not_skin = ~skin_mask(crop_bgr).ravel()
-    sat = ((hsv[..., 1] >= min_sat) & (hsv[..., 2] >= min_val)).ravel() & not_skin
-    if sat.sum() >= max(4, min_fraction * sat.size):
-        return np.median(lab[sat], axis=0).astype(float), True, int(sat.sum())
-    if not_skin.sum() >= 4:
-        return np.median(lab[not_skin], axis=0).astype(float), False, int(not_skin.sum())
-    return None, False, 0
+    if background_lab is not None:
+        not_skin &= colour_distance(lab, background_lab) > background_radius
+    sat = (hsv[:, 1] >= min_sat) & (hsv[:, 2] >= min_val) & not_skin
+    colourful = bool(sat.sum() >= max(min_pixels, min_fraction * len(sat)))
+    pick = sat if colourful else not_skin
+    if pick.sum() < min_pixels:
+        return None, False, 0
+    colour, n = dominant_colour(lab[pick])
+    return colour, colourful, n
+
+
+def dominant_colour(lab: np.ndarray, bin_size: float = 14.0, radius: float = 18.0
+                    ) -> tuple[np.ndarray, int]:
+    """(median Lab near the mode, how many pixels) of Lab pixels (N, 3)."""
+    f = _features(lab)
+    q = np.floor(f / bin_size).astype(np.int32)
+    lo = q.min(axis=0)
+    q -= lo
+    dims = q.max(axis=0) + 1
+    counts = np.bincount(np.ravel_multi_index(q.T, dims), minlength=int(np.prod(dims)))
+    counts = _box_sum3(counts.reshape(dims))   # a colour on a bin edge is not split
+    mode = np.array(np.unravel_index(np.argmax(counts), dims))
+    centre = (mode + lo + 0.5) * bin_size
+    near = np.linalg.norm(f - centre, axis=1) <= radius
+    if near.sum() == 0:
+        near[:] = True
+    return np.median(lab[near], axis=0).astype(float), int(near.sum())
+
+
+def _box_sum3(a: np.ndarray) -> np.ndarray:
+    """Sum over each cell's 3×3×3 neighbourhood (zero padded)."""
+    p = np.pad(a, 1)
+    out = np.zeros_like(a)
+    n0, n1, n2 = a.shape
+    for i in range(3):
+        for j in range(3):
+            for k in range(3):
+                out += p[i:i + n0, j:j + n1, k:k + n2]
+    return out
 
 
 def stripe_score(crop_bgr: np.ndarray) -> float:
@@ -132,9 +170,9 @@ def stripe_score(crop_bgr: np.ndarray) -> float:
     if min(light.sum(), (~light).sum()) < 0.15 * grey.size:
         return 0.0
     grey_share = min(achromatic[light].mean(), achromatic[~light].mean())
-    neutral = float(np.clip((grey_share - 0.5) / 0.35, 0.0, 1.0))
+    neutral = float(np.clip((grey_share - 0.4) / 0.3, 0.0, 1.0))
     diff = float(grey[light].mean() - grey[~light].mean())
-    contrast = float(np.clip((diff - 25.0) / 60.0, 0.0, 1.0))
+    contrast = float(np.clip((diff - 35.0) / 40.0, 0.0, 1.0))
     periodic = _periodicity(grey.astype(np.float32))
     return neutral * contrast * periodic
 
@@ -261,20 +299,28 @@ def assign_teams(labs: np.ndarray, hints: Mapping[str, Sequence[float]] | None =
 # Identity over time
 # ------------------------------------------------------------------------------------
 class IdentityVoter:
-    """Holds each track's identity (a team name or ``"umpire"``) by majority vote.
+    """Holds each track's identity (a team name or ``"umpire"``) by vote over time.
 
     Feed it per-frame observations with `observe` (or `observe_frame`); ask with
-    `identity` / `identities`. Team colours are clustered over all stored observations of
-    non-umpire tracks (re-done every `recluster_every` observations), each observation
-    votes for the team whose colour it is closest to, and a track's team is the one with
-    the most votes once it has `min_votes`. Names come from `hints` (team → BGR) or are
-    `names`, kept attached to the same colours from one re-clustering to the next.
+    `identity` / `identities`.
+
+    - Umpire: a track is the umpire once at least `min_votes` and `umpire_fraction` of
+      its looks score as striped (or were flagged ``umpire=True``, e.g. by the
+      detector's umpire class). Per-look false alarms are rare, so a minority suffices.
+    - Teams: the two team colours come from k-means over one colour per non-umpire
+      track (the median of its looks), re-done every `recluster_every` observations.
+      Each look votes for the closer team colour (looks farther than
+      `max_vote_distance` from both abstain: a neighbour in the crop, motion blur), and
+      a track's team is the one with the most votes once it has `min_votes`.
+    - Names come from `hints` (team → BGR) or are `names`, kept attached to the same
+      colours from one re-clustering to the next.
     """
 
     def __init__(self, hints: Mapping[str, Sequence[float]] | None = None,
                  names: Sequence[str] = DEFAULT_TEAM_NAMES, umpire_threshold: float = 0.5,
                  min_votes: int = 3, history: int = 200, recluster_every: int = 20,
-                 min_separation: float = 20.0):
+                 min_separation: float = 20.0, max_vote_distance: float = 60.0,
+                 umpire_fraction: float = 0.3):
         self.hints = {k: bgr_to_lab(v) for k, v in (hints or {}).items()}
         self.names = tuple(self.hints) if self.hints else tuple(names)
         if len(self.names) != 2:
@@ -284,6 +330,8 @@ class IdentityVoter:
         self.history = int(history)
         self.recluster_every = int(recluster_every)
         self.min_separation = float(min_separation)
+        self.max_vote_distance = float(max_vote_distance)
+        self.umpire_fraction = float(umpire_fraction)
         self._labs: dict[Hashable, deque] = defaultdict(lambda: deque(maxlen=self.history))
         self._umpire_votes: dict[Hashable, float] = defaultdict(float)
         self._all_votes: dict[Hashable, float] = defaultdict(float)
@@ -323,7 +371,7 @@ class IdentityVoter:
     def is_umpire(self, track_id: Hashable) -> bool:
         total = self._all_votes.get(track_id, 0.0)
         ump = self._umpire_votes.get(track_id, 0.0)
-        return ump >= self.min_votes and ump > 0.5 * total
+        return ump >= self.min_votes and ump >= self.umpire_fraction * total
 
     def team_colours(self) -> dict[str, np.ndarray]:
         """Current team colour (Lab) per team name."""
@@ -357,7 +405,11 @@ class IdentityVoter:
 
     # -- internals --------------------------------------------------------------------
     def _team_samples(self) -> np.ndarray:
+        """One colour per non-umpire track (the median of its looks: a few odd frames do
+        not move it), or every look while fewer than two tracks are known."""
         rows = [np.array(v) for tid, v in self._labs.items() if v and not self.is_umpire(tid)]
+        if len(rows) >= 2:
+            return np.array([np.median(r, axis=0) for r in rows])
         return np.concatenate(rows) if rows else np.empty((0, 3))
 
     def _update_centres(self) -> None:
@@ -399,9 +451,12 @@ class IdentityVoter:
             self._centres = {name: colour}
 
     def _vote_names(self, labs: np.ndarray) -> list[str]:
+        """Nearest team colour per look; looks far from every team colour abstain."""
         if not self._centres:
             return []
         names = list(self._centres)
         ref = np.array([self._centres[n] for n in names])
         d = colour_distance(labs[:, None, :], ref[None, :, :])
-        return [names[i] for i in np.argmin(d, axis=1)]
+        best = np.argmin(d, axis=1)
+        near = d[np.arange(len(d)), best] <= self.max_vote_distance
+        return [names[i] for i in best[near]]
