@@ -135,9 +135,11 @@ def dominant_colour(lab: np.ndarray, bin_size: float = 14.0, radius: float = 18.
     counts = _box_sum3(counts.reshape(dims))   # a colour on a bin edge is not split
     mode = np.array(np.unravel_index(np.argmax(counts), dims))
     centre = (mode + lo + 0.5) * bin_size
-    near = np.linalg.norm(f - centre, axis=1) <= radius
-    if near.sum() == 0:
-        near[:] = True
+    for _ in range(2):                          # re-centre on the pixels found (mean shift)
+        near = np.linalg.norm(f - centre, axis=1) <= radius
+        if near.sum() == 0:
+            near[:] = True
+        centre = np.median(f[near], axis=0)
     return np.median(lab[near], axis=0).astype(float), int(near.sum())
 
 
