@@ -51,13 +51,13 @@ class PostFX:
     def __init__(self, look: Look, size: tuple[int, int]) -> None:
         w, h = size
         self.look = look
-        x = np.arange(256, dtype=np.float32) / 255.0
-        lut = []
-        for warm in (-look.warmth, 0.0, look.warmth):
-            v = x * look.exposure * (1 + warm)
-            v = 0.5 + (v - 0.5) * look.contrast
-            lut.append(np.clip(v * 255, 0, 255).astype(np.uint8))
-        self.lut = np.stack(lut, 1).reshape(256, 1, 3)
+        # exposure and white balance (per-channel gains), saturation, contrast: one affine colour map
+        gains = np.diag([look.exposure * (1 - look.warmth), look.exposure, look.exposure * (1 + look.warmth)])
+        lum = np.array([[0.114, 0.587, 0.299]])
+        sat = look.saturation * np.eye(3) + (1 - look.saturation) * np.repeat(lum, 3, axis=0)
+        M = look.contrast * sat @ gains
+        offset = 127.5 * (1 - look.contrast) * np.ones((3, 1))
+        self.grade = np.hstack([M, offset]).astype(np.float32)
         self.vignette = _vignette(w, h, look.vignette) if look.vignette > 0.02 else None
         self.noise = _unit_noise(w, h)
         self.size = size
@@ -70,10 +70,7 @@ class PostFX:
             frame = cv2.filter2D(frame, -1, line_kernel(dx * shutter, dy * shutter))
         if look.blur_sigma > 0.3:
             frame = cv2.GaussianBlur(frame, (3, 3), look.blur_sigma)
-        frame = cv2.LUT(frame, self.lut)
-        if abs(look.saturation - 1) > 0.02:
-            grey = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
-            frame = cv2.addWeighted(frame, look.saturation, grey, 1 - look.saturation, 0)
+        frame = cv2.transform(frame, self.grade)
         if self.vignette is not None:
             frame = cv2.multiply(frame, self.vignette, scale=1 / 255)
         h, w = frame.shape[:2]

@@ -144,7 +144,8 @@ class Renderer:
             frame = self.fx.apply(frame, index, self._pan_motion(index, cam))
 
         self.last_idbuf = idbuf          # part ids per pixel (for tests): unit k -> 3k+1 horse, 3k+2 rider, 3k+3 mallet
-        counts = np.bincount(idbuf.ravel(), minlength=256)
+        counts = _id_counts(idbuf, [res.roi for res in results.values() if res is not None and res.roi]
+                            + ([_box_roi(ball_box, w, h)] if ball_box is not None else []))
         records = [self._unit_record(u, results.get(k), counts, cam) for k, u in enumerate(units)]
         if ball is not None:
             records.append(self._ball_record(ball, ball_box, ball_area, counts))
@@ -306,6 +307,20 @@ class Renderer:
         obj = next(o for o in self.s.objects if o.role == "ball")
         return ObjectRender(obj.id, "ball", None, None, float(ball[0]), float(ball[1]), float(ball[2]), 0.0, 0.0,
                             boxes, None, round(frac, 4), {"ball": round(frac, 4)})
+
+
+def _box_roi(box, w: int, h: int) -> tuple[int, int, int, int]:
+    return (max(int(box[0]) - 2, 0), max(int(box[1]) - 2, 0), min(int(box[2]) + 3, w), min(int(box[3]) + 3, h))
+
+
+def _id_counts(idbuf: np.ndarray, rois: list) -> np.ndarray:
+    """Pixels per id, counted over the union box of what was drawn (ids exist nowhere else)."""
+    rois = [r for r in rois if r[2] > r[0] and r[3] > r[1]]
+    if not rois:
+        return np.zeros(256, np.int64)
+    x1, y1 = min(r[0] for r in rois), min(r[1] for r in rois)
+    x2, y2 = max(r[2] for r in rois), max(r[3] for r in rois)
+    return np.bincount(idbuf[y1:y2, x1:x2].ravel(), minlength=256)
 
 
 def _merge_static_runs(items: list) -> list:
