@@ -201,7 +201,7 @@ def draw_banner(img: np.ndarray, lines: Sequence[str], colour: Sequence[int] = (
     step = th + base + 6
     height = min(img.shape[0], step * len(lines) + 6)
     roi = img[:height]
-    cv2.addWeighted(roi, 1 - alpha, np.zeros_like(roi), alpha, 0, dst=roi)
+    cv2.convertScaleAbs(roi, roi, 1 - alpha)            # darken the strip in place
     for i, text in enumerate(lines):
         y = 4 + step * (i + 1) - base - 3
         if y > height:

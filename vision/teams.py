@@ -144,15 +144,12 @@ def dominant_colour(lab: np.ndarray, bin_size: float = 14.0, radius: float = 18.
 
 
 def _box_sum3(a: np.ndarray) -> np.ndarray:
-    """Sum over each cell's 3×3×3 neighbourhood (zero padded)."""
-    p = np.pad(a, 1)
-    out = np.zeros_like(a)
-    n0, n1, n2 = a.shape
-    for i in range(3):
-        for j in range(3):
-            for k in range(3):
-                out += p[i:i + n0, j:j + n1, k:k + n2]
-    return out
+    """Sum over each cell's 3×3×3 neighbourhood (zero padded), one axis at a time."""
+    for axis in range(a.ndim):
+        p = np.moveaxis(np.pad(a, [(1, 1) if k == axis else (0, 0) for k in range(a.ndim)]),
+                        axis, 0)
+        a = np.moveaxis(p[:-2] + p[1:-1] + p[2:], 0, axis)
+    return a
 
 
 def stripe_score(crop_bgr: np.ndarray) -> float:
