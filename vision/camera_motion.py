@@ -403,11 +403,34 @@ class CameraMotionTracker:
         x0, y0, bw, bh = cv2.boundingRect(mask)
         if bw == 0 or bh == 0:
             return
-        roi = (slice(y0, y0 + bh), slice(x0, x0 + bw))
-        pts = cv2.goodFeaturesToTrack(gray[roi], int(2 * need.sum()) + 8, 0.005, min_dist,
-                                      mask=mask[roi], blockSize=5)
-        if pts is not None:
-            self._add(pts.reshape(-1, 2) + (x0, y0), need)
+        pts = self._corners(gray, mask, need, (x0, y0, bw, bh), min_dist)
+        if len(pts):
+            self._add(pts, need)
+
+    def _corners(self, gray: np.ndarray, mask: np.ndarray, need: np.ndarray,
+                 rect: tuple[int, int, int, int], min_dist: int) -> np.ndarray:
+        """Shi–Tomasi corners in the allowed area, picked cell by cell so that a few
+        very strong corners (painted-line crossings) do not silence the grass elsewhere
+        (the quality threshold is relative to each cell's best corner)."""
+        gx, gy = self.grid
+        w, h = self.size_s
+        x0, y0, bw, bh = rect
+        found = []
+        for c in np.flatnonzero(need):
+            cx0, cx1 = (c % gx) * w // gx, (c % gx + 1) * w // gx
+            cy0, cy1 = (c // gx) * h // gy, (c // gx + 1) * h // gy
+            cx0, cx1 = max(cx0, x0), min(cx1, x0 + bw)
+            cy0, cy1 = max(cy0, y0), min(cy1, y0 + bh)
+            if cx1 - cx0 < 8 or cy1 - cy0 < 8:
+                continue
+            m = mask[cy0:cy1, cx0:cx1]
+            if not m.any():
+                continue
+            p = cv2.goodFeaturesToTrack(gray[cy0:cy1, cx0:cx1], int(2 * need[c]) + 2, 0.01,
+                                        min_dist, mask=m, blockSize=5)
+            if p is not None:
+                found.append(p.reshape(-1, 2) + (cx0, cy0))
+        return np.concatenate(found) if found else np.empty((0, 2), np.float32)
 
     def _allowed(self, need: np.ndarray, boxes, min_dist: int, restrict: bool) -> np.ndarray:
         """uint8 mask of where new features may go: on the field, in thin grid cells, not

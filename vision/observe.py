@@ -51,13 +51,13 @@ class Observer:
             det = self.detector(frame, index=index) if getattr(self.detector, "wants_index", False) \
                 else self.detector(frame)
         units = pair_units(det)
-        ids = self.tracker.update(units)
         H, ok = self.H0, True
         if self.camera is not None:
             step = self.camera.update(frame, exclude_boxes=det.xyxy)
             H, ok = step.H, step.ok
         ground = ground_point_px(units.horse_xyxy)
         field_yd = image_to_field(H, ground) if len(ground) else np.zeros((0, 2))
+        ids = self.tracker.update(units, field_yd)
         for k in np.flatnonzero((ids >= 0) & ~np.isnan(units.person_xyxy[:, 0])):
             look = describe(frame, units.person_xyxy[k])
             self.voter.observe(int(ids[k]), look,

@@ -21,14 +21,15 @@ os.environ.setdefault("YOLO_OFFLINE", "1")
 class TrainConfig:
     data: str                       # a data.yaml written by `polo-lineup synth-dataset`
     out: str                        # where the .pt goes, e.g. models/polo-yolo.pt
-    arch: str = "yolov8n.yaml"      # Ultralytics architecture yaml: random init, nothing downloaded
-    imgsz: int = 480
+    arch: str = "models/polo-yolo.yaml"  # Ultralytics architecture yaml: random init, nothing downloaded
+    imgsz: int = 416
     epochs: int = 30
     batch: int = 16
     seed: int = 0
     patience: int = 100
     cache: str | bool = "ram"
     close_mosaic: int = 5
+    hours: float | None = None      # wall-clock budget: Ultralytics fits the epoch count to it
 
 
 def train_detector(cfg: TrainConfig) -> dict:
@@ -47,7 +48,8 @@ def train_detector(cfg: TrainConfig) -> dict:
         model.train(data=str(data.resolve()), epochs=cfg.epochs, imgsz=cfg.imgsz, batch=cfg.batch, seed=cfg.seed,
                     deterministic=True, workers=0, plots=False, device="cpu", amp=False, pretrained=False,
                     project=tmp, name="train", exist_ok=True, patience=cfg.patience, cache=cfg.cache,
-                    close_mosaic=cfg.close_mosaic, verbose=False)
+                    close_mosaic=cfg.close_mosaic, verbose=False,
+                    **({"time": cfg.hours} if cfg.hours else {}))
         run = Path(tmp) / "train"
         best = run / "weights" / "best.pt"
         if not best.exists():

@@ -9,7 +9,7 @@ from cli.errors import UserError
 def run(args: argparse.Namespace) -> int:
     from vision.training import TrainConfig, train_detector
     cfg = TrainConfig(data=args.data, out=args.out, arch=args.arch, imgsz=args.imgsz, epochs=args.epochs,
-                      batch=args.batch, seed=args.seed)
+                      batch=args.batch, seed=args.seed, hours=args.hours)
     try:
         record = train_detector(cfg)
     except FileNotFoundError as exc:
@@ -24,9 +24,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "initialisation, nothing downloaded) on the CPU.")
     p.add_argument("--data", required=True, help="dataset folder (or its data.yaml) from `synth-dataset`")
     p.add_argument("--out", default="models/polo-yolo.pt", help="weights file to write (default: %(default)s)")
-    p.add_argument("--arch", default="yolov8n.yaml", help="Ultralytics model yaml (default: %(default)s)")
-    p.add_argument("--imgsz", type=int, default=480, help="training image size (default: %(default)s)")
+    p.add_argument("--arch", default="models/polo-yolo.yaml", help="Ultralytics model yaml (default: %(default)s)")
+    p.add_argument("--imgsz", type=int, default=416, help="training image size (default: %(default)s)")
     p.add_argument("--epochs", type=int, default=30, help="epochs (default: %(default)s)")
     p.add_argument("--batch", type=int, default=16, help="batch size (default: %(default)s)")
+    p.add_argument("--hours", type=float, default=None,
+                   help="wall-clock budget in hours; the epoch count is fitted to it (default: use --epochs)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default: %(default)s)")
     p.set_defaults(func=run)

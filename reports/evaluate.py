@@ -1,0 +1,106 @@
+"""Score an analysis report against a rendered clip's truth.
+
+- violation events: precision and recall (an event matches a truth event of the same code,
+  the same player, overlapping in time within `tolerance_frames`);
+- per-frame verdict agreement: share of frames whose set of violation codes is the same;
+- position error in yards (median, 95th percentile) of every tracked player and umpire
+  against the truth object it is matched to in that frame;
+- id switches: times a truth object's matched track id changes;
+- throw-in frame error.
+
+Tracks are matched to truth objects per frame with the Hungarian method on field distance
+(at most `match_yd` apart); a track's truth id is its most frequent match.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from rules.events import violation_events
+
+
+def _objects(fr: dict) -> list[dict]:
+    return [o for o in fr["objects"] if o["role"] in ("player", "umpire")]
+
+
+def match_frames(report: dict, truth: dict, match_yd: float = 3.0):
+    """Per analysed frame: list of (report id, truth id, error yd)."""
+    tframes = {fr["index"]: fr for fr in truth["frames"]}
+    out = {}
+    for fr in report["frames"]:
+        tf = tframes.get(fr["index"])
+        if tf is None:
+            continue
+        mine = fr["players"] + fr["umpires"]
+        theirs = _objects(tf)
+        pairs = []
+        if mine and theirs:
+            a = np.array([[o["x_yd"], o["y_yd"]] for o in mine], float)
+            b = np.array([[o["x"], o["y"]] for o in theirs], float)
+            d = np.hypot(a[:, None, 0] - b[None, :, 0], a[:, None, 1] - b[None, :, 1])
+            r, c = linear_sum_assignment(d)
+            pairs = [(mine[i]["id"], theirs[j]["id"], float(d[i, j])) for i, j in zip(r, c) if d[i, j] <= match_yd]
+        out[fr["index"]] = pairs
+    return out
+
+
+def _event_match(ev: dict, tev: dict, id_map: dict, tol: int) -> bool:
+    if ev["code"] != tev["code"]:
+        return False
+    if ev["start_frame"] > tev["end_frame"] + tol or tev["start_frame"] > ev["end_frame"] + tol:
+        return False
+    mine = {id_map.get(ev.get("player")), id_map.get(ev.get("opponent"))} - {None}
+    theirs = {tev.get("player"), tev.get("opponent")} - {None}
+    return mine == theirs
+
+
+def evaluate_report(report: dict, truth: dict, min_run: int | None = None, tolerance_frames: int = 5,
+                    match_yd: float = 3.0) -> dict:
+    min_run = min_run or report.get("options", {}).get("min_run", 3)
+    pairs = match_frames(report, truth, match_yd)
+    votes: dict[str, Counter] = {}
+    errors = []
+    for plist in pairs.values():
+        for rid, tid, err in plist:
+            votes.setdefault(rid, Counter())[tid] += 1
+            errors.append(err)
+    id_map = {rid: c.most_common(1)[0][0] for rid, c in votes.items()}
+
+    # Id switches: a truth object's matched report id changing between frames.
+    last: dict[str, str] = {}
+    switches = 0
+    for idx in sorted(pairs):
+        for rid, tid, _ in pairs[idx]:
+            if tid in last and last[tid] != rid:
+                switches += 1
+            last[tid] = rid
+
+    expected = truth["expected"]["frames"]
+    truth_events = violation_events(expected, min_run=min_run)
+    analysed = {fr["index"] for fr in report["frames"]}
+    truth_events = [e for e in truth_events if any(i in analysed for i in range(e["start_frame"], e["end_frame"] + 1))]
+    mine = report["events"]
+    matched_mine = sum(any(_event_match(e, t, id_map, tolerance_frames) for t in truth_events) for e in mine)
+    matched_truth = sum(any(_event_match(e, t, id_map, tolerance_frames) for e in mine) for t in truth_events)
+    precision = matched_mine / len(mine) if mine else (1.0 if not truth_events else 0.0)
+    recall = matched_truth / len(truth_events) if truth_events else 1.0
+
+    exp_by_index = {fr["index"]: fr for fr in expected}
+    agree = [sorted({v["code"] for v in fr["violations"]}) == sorted({v["code"] for v in exp_by_index[fr["index"]]["violations"]})
+             for fr in report["frames"] if fr["index"] in exp_by_index]
+    t_ti, r_ti = truth.get("throw_in_frame"), report["throw_in"]["frame"]
+    err = np.array(errors) if errors else np.array([np.nan])
+    return {"events": len(mine), "truth_events": len(truth_events),
+            "event_precision": round(precision, 4), "event_recall": round(recall, 4),
+            "frame_agreement": round(float(np.mean(agree)), 4) if agree else None,
+            "position_error_median_yd": round(float(np.nanmedian(err)), 3),
+            "position_error_p95_yd": round(float(np.nanpercentile(err, 95)), 3),
+            "matched_positions": len(errors), "id_switches": switches,
+            "throw_in_frame": r_ti, "truth_throw_in_frame": t_ti,
+            "throw_in_frame_error": None if r_ti is None or t_ti is None else abs(r_ti - t_ti),
+            "unmatched_events": [{k: e[k] for k in ("code", "player", "start_frame", "end_frame")}
+                                 for e in mine if not any(_event_match(e, t, id_map, tolerance_frames) for t in truth_events)],
+            "missed_events": [{k: e.get(k) for k in ("code", "player", "start_frame", "end_frame")}
+                              for e in truth_events if not any(_event_match(m, e, id_map, tolerance_frames) for m in mine)]}

@@ -1,0 +1,1 @@
+"""Video side of the pipeline: frames → detections → tracks → field positions → overlays."""
