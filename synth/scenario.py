@@ -374,6 +374,8 @@ def _parse_objects(objs: Any, teams: dict[str, TeamSpec], length: float, width: 
             _fail(f"{path}.team", f"a {role} has no team")
         if role == "ball" and any(x.role == "ball" for x in out):
             _fail(f"{path}.role", "only one ball")
+        if role == "umpire" and sum(x.role == "umpire" for x in out) >= 3:
+            _fail(f"{path}.role", "at most three mounted umpires")
         heading = _num(o["heading_deg"], f"{path}.heading_deg") if "heading_deg" in o else None
         changing = o.get("changing_horse", False)
         if not isinstance(changing, bool):
