@@ -11,7 +11,6 @@ Image i depends only on (seed, i), so a dataset is identical for any number of w
 """
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from dataclasses import dataclass

@@ -18,7 +18,7 @@ from synth.look import Look, make_look
 from synth.markings import draw_markings
 from synth.mesh import concat
 from synth.postfx import PostFX, blur_moving
-from synth.raster import OCCLUDER_ID, ONE, SHIFT, DrawResult, Light, draw_mesh
+from synth.raster import ONE, SHIFT, DrawResult, Light, draw_mesh
 from synth.scenario import BALL_RADIUS_YD, Scenario
 from synth.scene import SceneModel, Unit, lod_for
 from synth.surroundings import board_meshes, draw_sky, goal_post_meshes, tree_line

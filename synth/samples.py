@@ -312,7 +312,6 @@ def own_goal_blue1() -> dict:
     for k, (pid, tr) in enumerate(sorted(players.items())):
         if pid in ("blue-1", "red-1"):
             continue
-        last = tr.last
         tr.hold(ti + 1.2 + 0.12 * k).to(10.0, 48.0 + 9.0 * k, 62.0 + 2.5 * k)
     ump.hold(ti + 1.5).to(10.0, 70.0, 62.0)
     cam = _camera((105, -45, 20), (126, 69), 2000,
