@@ -4,6 +4,14 @@ Ground features (Shi–Tomasi corners on grass and paint) are tracked with pyram
 Lucas–Kanade on a downscaled grey image. Each feature carries the field position (yards)
 it had when it was picked, so every frame's homography is fitted (RANSAC) straight from
 field yards to current pixels: there is no chain of frame-to-frame products to drift.
+
+Camera model (``model``): a stand or tripod camera only turns and zooms about a fixed
+point, so when the starting homography decomposes into such a camera (``"auto"``, the
+default), each frame is fitted as that camera turned and zoomed: 4 unknowns instead of
+the homography's 8, which leaves much less room for drift on long fast pans (on the
+rendered panning samples: players' positions within ~1.5 yd instead of ~12 yd after
+the pan). Frames the model cannot explain (the camera moved; lens distortion) fall back
+to the free homography; ``"homography"`` always uses it.
 Drift can only creep in through the field positions of features added later, so new
 features are only added close to the live ones (where H is interpolated, not
 extrapolated), and their positions are averaged over their first frames. Frame-to-frame
@@ -129,6 +137,114 @@ def _translation(dx: float, dy: float) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------------
+# Pan-tilt-zoom camera model
+# ------------------------------------------------------------------------------------
+@dataclass
+class PTZCamera:
+    """A pinhole camera turning and zooming about a fixed centre: the usual tripod or
+    stand camera. Square pixels, principal point at (cx, cy). Field frame: (x, y, z)
+    with z = x × y (numerically right-handed, so z points down into the ground)."""
+
+    R: np.ndarray          # (3, 3) field → camera rotation
+    f: float               # focal length, pixels
+    C: np.ndarray          # (3,) camera centre, yards
+    cx: float
+    cy: float
+
+    def field_to_image(self) -> np.ndarray:
+        """Ground-plane homography, field yards → pixels."""
+        K = np.array([[self.f, 0, self.cx], [0, self.f, self.cy], [0, 0, 1.0]])
+        return K @ np.c_[self.R[:, 0], self.R[:, 1], -self.R @ self.C]
+
+    def turned(self, p: np.ndarray) -> "PTZCamera":
+        """This camera turned by the rotation vector p[:3] and zoomed by exp(p[3])."""
+        dR, _ = cv2.Rodrigues(np.asarray(p[:3], float).reshape(3, 1))
+        return PTZCamera(dR @ self.R, self.f * float(np.exp(p[3])), self.C, self.cx, self.cy)
+
+
+def ptz_from_homography(G: np.ndarray, image_size: tuple[int, int]) -> PTZCamera | None:
+    """Decompose a field→image ground homography into a `PTZCamera` (principal point at
+    the image centre, square pixels); None when no plausible camera explains it."""
+    cx, cy = image_size[0] / 2, image_size[1] / 2
+    A = np.array([[1, 0, -cx], [0, 1, -cy], [0, 0, 1.0]]) @ np.asarray(G, float)
+    A = A / np.linalg.norm(A)
+    (a11, a12, a13), (a21, a22, a23), (a31, a32, a33) = A
+    p = np.array([a11 * a12 + a21 * a22, a11 ** 2 + a21 ** 2 - a12 ** 2 - a22 ** 2])
+    q = np.array([a31 * a32, a31 ** 2 - a32 ** 2])
+    if p @ p < 1e-30:
+        return None
+    u = -(p @ q) / (p @ p)                         # u = 1 / f²
+    if not np.isfinite(u) or u <= 0:
+        return None
+    f = 1.0 / np.sqrt(u)
+    b1, b2, b3 = (np.array([A[0, k] / f, A[1, k] / f, A[2, k]]) for k in range(3))
+    lam = (np.linalg.norm(b1) + np.linalg.norm(b2)) / 2
+    r1, r2, t = b1 / lam, b2 / lam, b3 / lam
+    depth = [(r1 * x + r2 * y + t)[2] for x, y in ((0, 0), (300, 160), (150, 80))]
+    if np.median(depth) < 0:                       # the field must be in front
+        r1, r2, t = -r1, -r2, -t
+    U, _, Vt = np.linalg.svd(np.c_[r1, r2, np.cross(r1, r2)])
+    R = U @ Vt
+    if np.linalg.det(R) < 0:
+        return None
+    C = -R.T @ t
+    if not (50 <= f <= 1e6) or abs(C[2]) < 0.5:
+        return None
+    return PTZCamera(R, float(f), C, cx, cy)
+
+
+def _ptz_residuals(cam: PTZCamera, rel: np.ndarray, px: np.ndarray, jacobian: bool):
+    """Residuals (2N,) of projecting field points (given relative to the camera centre,
+    `rel` = (x - Cx, y - Cy, -Cz)) against `px`, and optionally the Jacobian (2N, 4) for
+    a small turn ω (rad, applied on the camera side) and the log-zoom of `cam`."""
+    Xc = rel @ cam.R.T
+    z = Xc[:, 2]
+    z = np.where(np.abs(z) < 1e-9, 1e-9, z)
+    a, b = Xc[:, 0] / z, Xc[:, 1] / z                 # normalised image coordinates
+    f = cam.f
+    r = np.empty(2 * len(a))
+    r[0::2] = f * a + cam.cx - px[:, 0]
+    r[1::2] = f * b + cam.cy - px[:, 1]
+    if not jacobian:
+        return r, None
+    J = np.empty((2 * len(a), 4))
+    J[0::2, 0], J[0::2, 1], J[0::2, 2], J[0::2, 3] = -f * a * b, f * (1 + a * a), -f * b, f * a
+    J[1::2, 0], J[1::2, 1], J[1::2, 2], J[1::2, 3] = -f * (1 + b * b), f * a * b, f * a, f * b
+    return r, J
+
+
+def fit_ptz(cam: PTZCamera, yd: np.ndarray, px: np.ndarray, iters: int = 6,
+            huber_px: float = 0.5) -> tuple[PTZCamera, np.ndarray]:
+    """Turn and zoom `cam` to best map field points `yd` onto pixels `px`: Levenberg–
+    Marquardt over 3 rotation angles and log focal length (analytic Jacobian), with a
+    Huber loss (residuals beyond `huber_px` count linearly). Returns the camera and the
+    per-point residuals in pixels."""
+    rel = np.c_[yd[:, 0] - cam.C[0], yd[:, 1] - cam.C[1], np.full(len(yd), -cam.C[2])]
+
+    def cost(r: np.ndarray) -> float:
+        a = np.abs(r)
+        return float(np.sum(np.where(a <= huber_px, 0.5 * a * a,
+                                     huber_px * (a - 0.5 * huber_px))))
+
+    mu = 1e-3
+    r, J = _ptz_residuals(cam, rel, px, True)
+    for _ in range(iters):
+        w = np.minimum(1.0, huber_px / np.maximum(np.abs(r), 1e-12))     # IRLS weights
+        JtJ, Jtr = J.T @ (J * w[:, None]), J.T @ (w * r)
+        step = -np.linalg.solve(JtJ + mu * np.diag(np.diag(JtJ) + 1e-12), Jtr)
+        trial = cam.turned(step)
+        r_new, J_new = _ptz_residuals(trial, rel, px, True)
+        c_old, c_new = cost(r), cost(r_new)
+        if np.all(np.isfinite(r_new)) and c_new < c_old:
+            cam, r, J, mu = trial, r_new, J_new, mu * 0.3
+            if np.abs(step).max() < 1e-8 or c_old - c_new < 1e-6 * c_old:
+                break
+        else:
+            mu *= 10
+    return cam, np.hypot(*r.reshape(-1, 2).T)
+
+
+# ------------------------------------------------------------------------------------
 # Feature store
 # ------------------------------------------------------------------------------------
 @dataclass
@@ -191,7 +307,8 @@ class CameraMotionTracker:
                  max_shift_fraction: float = 0.2, max_zoom_step: float = 0.15,
                  box_pad_px: float = 4.0, margin_sides: float = 10.0,
                  margin_ends: float = 30.0, reanchor: bool = True,
-                 reanchor_every: int = 5, reanchor_gain: float = 0.5, max_skip: int = 3):
+                 reanchor_every: int = 5, reanchor_gain: float = 0.5, max_skip: int = 3,
+                 model: str = "auto", ptz_tolerance_px: float = 2.0):
         self.image_size = (int(image_size[0]), int(image_size[1]))
         self.length, self.width = float(length), float(width)
         self.scale = float(scale)
@@ -209,10 +326,15 @@ class CameraMotionTracker:
         self.reanchor = reanchor
         self.reanchor_every, self.reanchor_gain = int(reanchor_every), float(reanchor_gain)
         self.max_skip = int(max_skip)
+        if model not in ("auto", "ptz", "homography"):
+            raise ValueError(f"model must be 'auto', 'ptz' or 'homography', got {model!r}")
+        self.model, self.ptz_tolerance = model, float(ptz_tolerance_px)
         self.S = _scale_matrix(self.scale)
         self.S_inv = np.linalg.inv(self.S)
         self.H = self._oriented(np.asarray(H, float))
+        self.camera = self._decompose(self.H)    # PTZCamera, or None for free homographies
         self.n_failures = 0                      # consecutive refused updates
+        self.ptz_misfits = 0                     # frames where the PTZ model did not fit
         self._tracks = _Tracks.empty()
         self._templates: dict[int, np.ndarray] = {}
         self._prev_gray: np.ndarray | None = None
@@ -247,6 +369,7 @@ class CameraMotionTracker:
               ) -> None:
         """Replace the homography (e.g. a fresh calibration); restart on `frame` if given."""
         self.H = self._oriented(np.asarray(H, float))
+        self.camera = self._decompose(self.H)
         self.n_failures = 0
         self._tracks = _Tracks.empty()
         self._templates.clear()
@@ -273,11 +396,14 @@ class CameraMotionTracker:
         if G is None or n_inl < self.min_inliers:
             return self._refuse(gray, boxes, f"too few inliers ({n_inl} of {n_tracked})",
                                 n_tracked, n_inl)
+        inliers = inl.ravel().astype(bool)
         H_new = np.linalg.inv(G) @ self.S            # full-res px → yd
+        if self.camera is not None:
+            H_new, inliers = self._ptz_update(H_new, inliers)
         problem = self._implausible(H_new)
         if problem:
             return self._refuse(gray, boxes, problem, n_tracked, n_inl)
-        self._accept(H_new, inl.ravel().astype(bool))
+        self._accept(H_new, inliers)
         shift = (0.0, 0.0)
         if self.reanchor and self._frame_no % self.reanchor_every == 0:
             shift = self._snap_to_lines(boxes)
@@ -305,6 +431,40 @@ class CameraMotionTracker:
         t.keep(good)
         self._rematch_templates(gray)
         return int(good.sum())
+
+    def _decompose(self, H: np.ndarray) -> PTZCamera | None:
+        if self.model == "homography":
+            return None
+        cam = ptz_from_homography(np.linalg.inv(H), self.image_size)
+        if cam is None and self.model == "ptz":
+            raise ValueError("the homography does not decompose into a pan-tilt-zoom camera")
+        return cam
+
+    def _ptz_update(self, H_free: np.ndarray, inliers: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """Refit the frame as the PTZ camera turned and zoomed (4 unknowns, not 8: far
+        less room to drift). Inliers are re-chosen by the PTZ fit. If the PTZ model fits
+        much worse than the free homography (the camera moved, lens distortion), the free
+        homography is used for this frame."""
+        t = self._tracks
+        px_full = _warp_points(self.S_inv, t.px)
+        cam, res = fit_ptz(self.camera, t.yd[inliers], px_full[inliers])
+        G = cam.field_to_image()
+        res_all = np.hypot(*(_warp_points(G, t.yd) - px_full).T)
+        thr = max(2.0 * self.ransac_px / self.scale, 1.5)
+        new_inl = res_all <= thr
+        if (new_inl.sum() >= self.min_inliers and new_inl.sum() >= 0.8 * inliers.sum()
+                and np.any(new_inl != inliers)):
+            cam, res = fit_ptz(cam, t.yd[new_inl], px_full[new_inl], iters=2)
+            inliers = new_inl
+        free = np.hypot(*(_warp_points(np.linalg.inv(H_free), t.yd[inliers])
+                          - px_full[inliers]).T)
+        rms_ptz, rms_free = np.sqrt(np.mean(res ** 2)), np.sqrt(np.mean(free ** 2))
+        if self.model == "auto" and rms_ptz > rms_free + self.ptz_tolerance:
+            self.ptz_misfits += 1
+            return H_free, inliers
+        self.camera = cam
+        return np.linalg.inv(cam.field_to_image()), inliers
 
     def _implausible(self, H_new: np.ndarray) -> str:
         """Why the new homography is refused, or '' if the step looks like a camera's."""
@@ -534,6 +694,9 @@ class CameraMotionTracker:
         T = _translation(-dx, -dy)
         self.H = T @ self.H
         self._tracks.yd = _warp_points(T, self._tracks.yd)
+        if self.camera is not None:          # same shift for the camera centre
+            c = self.camera
+            self.camera = PTZCamera(c.R, c.f, c.C - (dx, dy, 0.0), c.cx, c.cy)
         return dx, dy
 
 
