@@ -1,8 +1,8 @@
 """Line-up, throw-in and play, from the footage.
 
 The throw-in frame is found, in order of preference, from
-1. the ball: the first run of ball sightings moving away from the throwing umpire; the
-   release is back-dated by the time the ball took to get where it was first seen;
+1. the ball seen by the detector: its first sighting next to the umpire (in the image) that
+   is not a ball held still in his hand, back-dated one frame to the release;
 2. the players: the end of the line-up's stillness, the first frame from which at least
    `movers` players ride faster than `speed_yds`, after at least `still_s` of stillness.
 Frames before the throw-in are the line-up, after it play. A user override wins.
@@ -14,6 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from rules.document import LINEUP, PLAY, THROW_IN
+
+
+RELEASE_LAG_FRAMES = 1       # the ball is first seen clear of the hand about a frame after its release
 
 
 @dataclass
@@ -34,19 +37,21 @@ def speeds(xy: np.ndarray, t: np.ndarray) -> np.ndarray:
     return v
 
 
-def throw_in_from_ball(t: np.ndarray, ball: np.ndarray, umpire: np.ndarray, near_yd: float = 12.0,
-                       min_speed: float = 4.0) -> int | None:
-    seen = ~np.isnan(ball[:, 0]) & ~np.isnan(umpire[:, 0])
-    idx = np.flatnonzero(seen)
-    for a, b in zip(idx[:-1], idx[1:]):
-        if b - a > 2:
-            continue
-        da = np.hypot(*(ball[a] - umpire[a]))
-        db = np.hypot(*(ball[b] - umpire[b]))
-        speed = np.hypot(*(ball[b] - ball[a])) / max(t[b] - t[a], 1e-6)
-        if da < near_yd and db > da and speed >= min_speed:
-            back = da / speed                       # seconds since the release
-            return int(np.searchsorted(t, t[a] - back, side="left"))
+def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float = 2.5) -> int | None:
+    """First sighting of the ball next to the umpire (within `near` of his box height of
+    the box centre, in the image: an airborne ball cannot be placed on the ground) that is
+    not a ball held still in his hand; back-dated one frame to the release."""
+    cx = (umpire_box[:, 0] + umpire_box[:, 2]) / 2
+    cy = (umpire_box[:, 1] + umpire_box[:, 3]) / 2
+    h = umpire_box[:, 3] - umpire_box[:, 1]
+    with np.errstate(invalid="ignore"):
+        d = np.hypot(ball_px[:, 0] - cx, ball_px[:, 1] - cy) / h
+    idx = np.flatnonzero(d < near)
+    for k, a in enumerate(idx):
+        nxt = idx[k + 1] if k + 1 < len(idx) else None
+        if nxt is not None and nxt - a <= 3 and np.hypot(*(ball_px[nxt] - ball_px[a])) < 0.02 * h[a] * (nxt - a):
+            continue                                  # held still: not thrown yet
+        return max(0, int(a) - RELEASE_LAG_FRAMES)
     return None
 
 
@@ -68,11 +73,11 @@ def throw_in_from_players(t: np.ndarray, xy: np.ndarray, movers: int = 2, speed_
     return None
 
 
-def detect_throw_in(t: np.ndarray, players: np.ndarray, umpire: np.ndarray, ball: np.ndarray,
+def detect_throw_in(t: np.ndarray, players: np.ndarray, ball_px: np.ndarray, umpire_box: np.ndarray,
                     override: int | None = None) -> ThrowIn:
     if override is not None:
         return ThrowIn(int(override), "override")
-    f = throw_in_from_ball(t, ball, umpire)
+    f = throw_in_from_ball(ball_px, umpire_box)
     if f is not None:
         return ThrowIn(f, "ball")
     f = throw_in_from_players(t, players)

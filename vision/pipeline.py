@@ -19,6 +19,7 @@ from rules.events import violation_events
 from vision import phase as phase_mod
 from vision.homography import calibrate
 from vision.observe import Observer, umpire_class_known
+from vision.plays import detect_plays
 from vision.positions import PIXEL_ERROR_PX, smooth_tracks
 from vision.teams import UMPIRE, IdentityVoter
 from vision.tracking import UnitTracker
@@ -111,7 +112,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
         from vision.detect import Detector
         detector = Detector(opts.model, class_map=opts.class_map, imgsz=opts.imgsz, conf=opts.conf)
     hints = team_hints(opts)
-    voter = IdentityVoter(hints=hints)
+    voter = IdentityVoter(hints=hints, min_separation=8.0)
     fps = reader.fps or 25.0
     camera = CameraMotionTracker(fit.H, reader.size, length=fld.length_yd, width=fld.width_yd) \
         if opts.moving_camera else None
@@ -149,18 +150,19 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
 
     # Who is who: umpire / team by vote over the whole clip.
     ump_rows = [k for k, tid in enumerate(tids) if voter.is_umpire(tid)]
-    ump_xy = np.full((F, 2), np.nan)
+    ump_box = np.full((F, 4), np.nan)
     if ump_rows:
-        main_ump = max(ump_rows, key=lambda k: counts[tids[k]])
-        ump_xy = xy[main_ump]
+        ump_box = boxes[max(ump_rows, key=lambda k: counts[tids[k]])]
     ball = np.array([f.ball_yd if f.ball_yd is not None else (np.nan, np.nan) for f in frames]).reshape(F, 2)
+    ball_px = np.array([f.ball_px if f.ball_px is not None else (np.nan, np.nan) for f in frames]).reshape(F, 2)
     player_rows = [k for k in range(len(tids)) if k not in ump_rows]
-    throw = phase_mod.detect_throw_in(t, xy[player_rows], ump_xy, ball,
+    throw = phase_mod.detect_throw_in(t, xy[player_rows], ball_px, ump_box,
                                       override=_override_index(opts.throw_in_frame, frames))
     ph = phase_mod.phases(F, throw)
     identity = _identities(voter, tids, xy, ph == 0, opts.defending, fld.centre_x, hints is not None)
 
     batch = _batch(fld, opts.defending, tids, identity, xy, t, ph, ball)
+    batch.play = detect_plays(t, batch.players, ball, ph)
     verdict = check_batch(batch, Thresholds())
     for k, fr in enumerate(verdict["frames"]):
         fr["index"] = frames[k].index
@@ -171,7 +173,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
         ev["start_s"], ev["end_s"] = times[ev["start_frame"]], times[ev["end_frame"]]
 
     report = _report(video, opts, fit, frames, tids, identity, xy, sigma, boxes, ph, throw, verdict, events,
-                     fps, time.perf_counter() - started)
+                     fps, time.perf_counter() - started, batch)
     return Analysis(report, frames, batch, verdict, events, {tids[k]: identity.get(tids[k]) for k in range(len(tids))})
 
 
@@ -205,7 +207,8 @@ def _r(v, nd=3):
     return None if v is None or not np.isfinite(v) else round(float(v), nd)
 
 
-def _report(video, opts, fit, frames, tids, identity, xy, sigma, boxes, ph, throw, verdict, events, fps, seconds):
+def _report(video, opts, fit, frames, tids, identity, xy, sigma, boxes, ph, throw, verdict, events, fps, seconds,
+            batch):
     from rules.document import PHASES
     out_frames = []
     for fi, f in enumerate(frames):
@@ -220,7 +223,8 @@ def _report(video, opts, fit, frames, tids, identity, xy, sigma, boxes, ph, thro
                 umpires.append({"id": f"U{tid}", **rec})
             else:
                 players.append({"id": player_id(who, tid), "team": who, **rec})
-        out_frames.append({"index": f.index, "t": round(f.t, 4), "phase": PHASES[ph[fi]],
+        play = {"player": batch.player_ids[batch.play[fi]]} if batch.play[fi] >= 0 else None
+        out_frames.append({"index": f.index, "t": round(f.t, 4), "phase": PHASES[ph[fi]], "play": play,
                            "camera_ok": bool(f.camera_ok), "players": players, "umpires": umpires,
                            "violations": verdict["frames"][fi]["violations"], "notes": verdict["frames"][fi]["notes"]})
     by_code: dict[str, int] = {}

@@ -44,15 +44,29 @@ def run(args: argparse.Namespace) -> int:
     from vision.analyze_job import AnalyzeError, analyze_to_folder
     from vision.pipeline import AnalyzeOptions
 
-    defending = parse_defending(args.defending)
-    colours = parse_colours(args.team_colours)
+    from vision.detect import ModelError, parse_class_map
+    from vision.sidecar import SidecarError, load_sidecar
+    try:
+        side = load_sidecar(args.video)
+        class_map = parse_class_map(args.class_map)
+    except (SidecarError, ModelError) as exc:
+        raise UserError(str(exc)) from None
+    if args.defending:
+        defending = parse_defending(args.defending)
+    elif "defending" in side:
+        defending = parse_defending(",".join(f"{k}={v}" for k, v in side["defending"].items()))
+    else:
+        raise UserError("say which goal each team defends: --defending red=south,blue=north (or a sidecar file)")
+    colours = parse_colours(args.team_colours) or side.get("team_colours")
     if colours and set(colours) != set(defending):
-        raise UserError("--team-colours must name the same two teams as --defending")
-    from vision.detect import parse_class_map
-    opts = AnalyzeOptions(defending=defending, calibration=args.calibration, model=args.model,
-                          class_map=parse_class_map(args.class_map), imgsz=args.imgsz, conf=args.conf,
-                          stride=args.stride, team_colours=colours, throw_in_frame=args.throw_in_frame,
-                          min_run=args.min_run, moving_camera=not args.static_camera, annotate=not args.no_video)
+        raise UserError("the team colours must name the same two teams as --defending")
+    opts = AnalyzeOptions(defending=defending, calibration=args.calibration or side.get("calibration"),
+                          model=args.model, class_map=class_map, imgsz=args.imgsz, conf=args.conf,
+                          stride=args.stride, team_colours=colours,
+                          throw_in_frame=args.throw_in_frame if args.throw_in_frame is not None
+                          else side.get("throw_in_frame"),
+                          min_run=args.min_run, moving_camera=not args.static_camera, annotate=not args.no_video,
+                          field=side.get("field", {}))
     bar = tqdm(desc=Path(args.video).name, unit="frame", disable=args.quiet, leave=False)
 
     def progress(done: int, total: int) -> None:
@@ -74,10 +88,14 @@ def run(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("analyze", help="check the throw-in line-ups of a clip against Rule 20",
                        description="Detect, track and locate players and umpires, judge every frame against "
-                                   "Rule 20, and write report.json, report.csv and annotated.mp4 to --out.")
+                                   "Rule 20, and write report.json, report.csv and annotated.mp4 to --out. "
+                                   "Settings may come from a sidecar next to the video (CLIP.polo.json or "
+                                   "polo.json: defending, calibration, team_colours, throw_in_frame, field); "
+                                   "options given here win.")
     p.add_argument("video", help="the clip (any format OpenCV reads)")
     p.add_argument("--out", required=True, help="output folder")
-    p.add_argument("--defending", required=True, help="goal each team defends, e.g. red=south,blue=north")
+    p.add_argument("--defending", default=None,
+                   help="goal each team defends, e.g. red=south,blue=north (default: from the sidecar file)")
     p.add_argument("--calibration", default=None,
                    help="calibration JSON (pixel ↔ field points; default: calibration.json beside the video)")
     p.add_argument("--model", default=None, help="detector weights (default: models/polo-yolo.pt)")

@@ -1,0 +1,73 @@
+"""Per-clip settings from a sidecar file next to the video, so a folder of clips needs no
+command line per clip.
+
+For VIDEO = path/to/clip.mp4 the first of these that exists is read:
+  path/to/clip.polo.json     (this clip only)
+  path/to/polo.json          (every clip in the folder)
+Format (every key optional; command-line options win over the file):
+  {"defending": {"red": "south", "blue": "north"},
+   "calibration": "calibration.json",          # a path relative to the sidecar, or the calibration object itself
+   "team_colours": {"red": "#c82828", "blue": [25, 80, 190]},   # hex RGB, or a BGR list
+   "throw_in_frame": 62,
+   "field": {"length_yd": 300, "width_yd": 160}}
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+KEYS = {"defending", "calibration", "team_colours", "throw_in_frame", "field"}
+
+
+class SidecarError(ValueError):
+    pass
+
+
+def sidecar_path(video: str | Path) -> Path | None:
+    video = Path(video)
+    for cand in (video.with_name(video.stem + ".polo.json"), video.with_name("polo.json")):
+        if cand.is_file():
+            return cand
+    return None
+
+
+def parse_colour(value: Any, where: str) -> tuple[int, int, int]:
+    if isinstance(value, str):
+        h = value.strip().lstrip("#")
+        if len(h) == 6:
+            try:
+                r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
+                return (b, g, r)
+            except ValueError:
+                pass
+    elif isinstance(value, list) and len(value) == 3 and all(isinstance(v, int) and 0 <= v <= 255 for v in value):
+        return tuple(value)  # type: ignore[return-value]
+    raise SidecarError(f"{where}: expected \"#RRGGBB\" or [B, G, R], got {value!r}")
+
+
+def load_sidecar(video: str | Path) -> dict:
+    """The sidecar's settings (calibration resolved to an absolute path), or {} when there is none."""
+    path = sidecar_path(video)
+    if path is None:
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SidecarError(f"{path}: cannot read: {exc}") from None
+    if not isinstance(data, dict):
+        raise SidecarError(f"{path}: expected a JSON object")
+    unknown = set(data) - KEYS
+    if unknown:
+        raise SidecarError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}")
+    out = dict(data)
+    if isinstance(out.get("calibration"), str):
+        out["calibration"] = str((path.parent / out["calibration"]).resolve())
+    if "team_colours" in out:
+        if not isinstance(out["team_colours"], dict):
+            raise SidecarError(f"{path}: team_colours: expected an object of team → colour")
+        out["team_colours"] = {t: parse_colour(c, f"{path}: team_colours.{t}") for t, c in out["team_colours"].items()}
+    if "throw_in_frame" in out and not (isinstance(out["throw_in_frame"], int) and out["throw_in_frame"] >= 0):
+        raise SidecarError(f"{path}: throw_in_frame: expected a frame number")
+    out["_path"] = str(path)
+    return out
