@@ -1,0 +1,71 @@
+"""`polo-lineup analyze` on bad input: one clear line, exit status 2, nothing half-written."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cli.main import main
+
+SAMPLE = Path(__file__).resolve().parents[1] / "sample_videos" / "clean_lineup"
+
+
+def _analyze(capsys, *args) -> tuple[int, str]:
+    rc = main(["analyze", *map(str, args), "--quiet"])
+    return rc, capsys.readouterr().err
+
+
+def _no_outputs(out: Path) -> bool:
+    return not out.exists() or not any(out.iterdir())
+
+
+@pytest.mark.parametrize("content, what", [(b"", "empty"), (b"this is not a video\n" * 50, "text"),
+                                           (None, "missing")])
+def test_bad_video_files(tmp_path, capsys, content, what):
+    video = tmp_path / "clip.mp4"
+    if content is not None:
+        video.write_bytes(content)
+    out = tmp_path / "out"
+    rc, err = _analyze(capsys, video, "--out", out, "--defending", "red=south,blue=north",
+                       "--calibration", SAMPLE / "calibration.json")
+    assert rc == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert _no_outputs(out)
+
+
+def test_truncated_video(tmp_path, capsys):
+    data = (SAMPLE / "clip.mp4").read_bytes()
+    video = tmp_path / "clip.mp4"
+    video.write_bytes(data[: len(data) // 3])
+    rc, err = _analyze(capsys, video, "--out", tmp_path / "out", "--defending", "red=south,blue=north",
+                       "--calibration", SAMPLE / "calibration.json", "--model", tmp_path / "none.pt")
+    assert rc == 2 and "Traceback" not in err
+    assert _no_outputs(tmp_path / "out")
+
+
+@pytest.mark.parametrize("points, needle", [
+    ([{"px": [0, 0], "yd": [150, 0]}, {"px": [10, 0], "yd": [160, 0]}, {"px": [0, 10], "yd": [150, 10]}], "4"),
+    ([{"px": [k * 10, 5], "yd": [140 + k * 5, 20]} for k in range(5)], "collinear"),
+    ([{"px": [0, 0], "yd": [150, 0]}, {"px": [100, 0], "yd": [160, 0]}, {"px": [0, 100], "yd": [150, 10]},
+      {"px": [100, 100], "yd": [900, 10]}], "outside"),
+])
+def test_bad_calibrations(tmp_path, capsys, points, needle):
+    cal = tmp_path / "cal.json"
+    cal.write_text(json.dumps({"image_size": [1280, 720], "points": points}))
+    rc, err = _analyze(capsys, SAMPLE / "clip.mp4", "--out", tmp_path / "out", "--defending",
+                       "red=south,blue=north", "--calibration", cal)
+    assert rc == 2 and "Traceback" not in err
+    assert needle in err.lower(), err
+    assert _no_outputs(tmp_path / "out")
+
+
+def test_bad_defending_and_missing_model(tmp_path, capsys):
+    rc, err = _analyze(capsys, SAMPLE / "clip.mp4", "--out", tmp_path / "o", "--defending", "red=south,blue=south")
+    assert rc == 2 and "defending" in err
+    clip = tmp_path / "clip.mp4"
+    shutil.copy(SAMPLE / "clip.mp4", clip)
+    rc, err = _analyze(capsys, clip, "--out", tmp_path / "o", "--defending", "red=south,blue=north",
+                       "--calibration", SAMPLE / "calibration.json", "--model", tmp_path / "missing.pt")
+    assert rc == 2 and "model file not found" in err
+    assert _no_outputs(tmp_path / "o")
