@@ -30,9 +30,13 @@ def atomic_open(path: str | Path, mode: str = "w", **kwargs) -> Iterator[IO]:
 
 
 def write_json(path: str | Path, data, indent: int | None = 1) -> None:
+    """JSON (compact when `indent` is None; NaN refused) written atomically."""
     with atomic_open(path, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=indent)
-        fh.write("\n")
+        if indent is None:
+            json.dump(data, fh, separators=(",", ":"), allow_nan=False)
+        else:
+            json.dump(data, fh, indent=indent, allow_nan=False)
+            fh.write("\n")
 
 
 def write_text(path: str | Path, text: str) -> None:

@@ -5,7 +5,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from synth.encode import Mp4Writer, calibration_json, write_json_atomic, write_text_atomic
+from synth.encode import calibration_json, write_json_atomic, write_text_atomic
+from vision.video_io import VideoWriter
 from synth.render import Renderer
 from synth.scenario import Scenario, ScenarioError
 from synth.truth import calibration_document, expected_verdicts, frame_truth, positions_document, truth_document
@@ -40,8 +41,8 @@ def render_clip(scenario: Scenario, out_dir: str | Path, with_expected: bool = T
     n = scenario.n_frames
     # verdicts first (from the true tracks): a rejected scenario fails before any pixel is drawn
     expected = expected_for(scenario) if with_expected else None
-    with Mp4Writer(out / "clip.mp4", scenario.image_size, scenario.fps,
-                   crf=int(round(crf if crf is not None else r.look.crf))) as mp4:
+    with VideoWriter(out / "clip.mp4", scenario.fps, size=tuple(scenario.image_size),
+                     crf=int(round(crf if crf is not None else r.look.crf)), preset="medium") as mp4:
         for i in range(n):
             img, records, cam = r.render(i)
             mp4.write(img)
