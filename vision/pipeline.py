@@ -20,7 +20,7 @@ from vision import phase as phase_mod
 from vision.homography import calibrate
 from vision.observe import Observer, umpire_class_known
 from vision.plays import detect_plays
-from vision.positions import PIXEL_ERROR_PX, smooth_tracks
+from vision.positions import PIXEL_ERROR_PX, fill_gaps, smooth_tracks
 from vision.teams import UMPIRE, IdentityVoter
 from vision.tracking import UnitTracker
 from vision.video_io import open_video
@@ -44,6 +44,7 @@ class AnalyzeOptions:
     min_run: int = 3                                 # frames a violation must hold to be an event
     smooth_window: int = 7
     min_track_frames: int = 5
+    max_gap_s: float = 1.0                           # bridge a track's occlusions up to this long
     moving_camera: bool = True                       # follow pan/zoom from the field itself
     annotate: bool = True
     field: dict = field(default_factory=dict)        # length_yd / width_yd overrides
@@ -145,8 +146,12 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                 raw[col[int(tid)], fi] = f.field_yd[k]
                 ypp[col[int(tid)], fi] = f.yd_per_px[k]
                 boxes[col[int(tid)], fi] = f.horse_xyxy[k]
+    raw, interpolated = fill_gaps(raw, int(round(opts.max_gap_s * fps / opts.stride)))
+    ypp, _ = fill_gaps(np.stack([ypp, ypp], axis=2), int(round(opts.max_gap_s * fps / opts.stride)))
+    ypp = ypp[..., 0]
     xy, spread = smooth_tracks(raw, opts.smooth_window)
-    sigma = np.sqrt(np.nan_to_num(spread) ** 2 + (PIXEL_ERROR_PX * ypp) ** 2)
+    # Interpolated positions are less sure: count the gap's straight-line guess as one more yard.
+    sigma = np.sqrt(np.nan_to_num(spread) ** 2 + (PIXEL_ERROR_PX * ypp) ** 2 + interpolated)
 
     # Who is who: umpire / team by vote over the whole clip.
     ump_rows = [k for k, tid in enumerate(tids) if voter.is_umpire(tid)]

@@ -59,6 +59,21 @@ class _quiet:
         self._w.__exit__(*exc)
 
 
+def fill_gaps(xy: np.ndarray, max_gap: int) -> tuple[np.ndarray, np.ndarray]:
+    """Linearly interpolate each track (T, F, 2) across gaps of at most `max_gap` frames
+    (an occluded horse behind another in the line-up); returns (filled, was_filled (T, F))."""
+    out = xy.copy()
+    filled = np.zeros(xy.shape[:2], bool)
+    for k in range(xy.shape[0]):
+        seen = np.flatnonzero(~np.isnan(xy[k, :, 0]))
+        for a, b in zip(seen[:-1], seen[1:]):
+            if 1 < b - a <= max_gap + 1:
+                w = (np.arange(a + 1, b) - a) / (b - a)
+                out[k, a + 1:b] = xy[k, a] + w[:, None] * (xy[k, b] - xy[k, a])
+                filled[k, a + 1:b] = True
+    return out, filled
+
+
 def smooth_tracks(xy: np.ndarray, window: int = 7) -> tuple[np.ndarray, np.ndarray]:
     """Smooth (T, F, 2) raw positions; returns (smoothed, local spread in yards (T, F))."""
     out = np.full_like(xy, np.nan)

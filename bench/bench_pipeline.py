@@ -1,0 +1,99 @@
+"""Per-stage speed of the analysis pipeline on a 720p sample clip, one process.
+
+Stages: decode, detect (shipped model), pair+track, camera motion (homography update),
+teams (appearance), rules (vectorised, whole clip), draw (overlays), encode (H.264).
+Prints frames per second per stage and end to end, and each stage's share of the time.
+
+    .venv/bin/python bench/bench_pipeline.py [--clip sample_videos/clean_lineup_pan/clip.mp4] [--frames 100]
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rules import Field, check_batch  # noqa: E402
+from vision.camera_motion import CameraMotionTracker  # noqa: E402
+from vision.detect import Detector  # noqa: E402
+from vision.draw import Marker, annotate  # noqa: E402
+from vision.homography import calibrate, image_to_field  # noqa: E402
+from vision.pipeline import _batch  # noqa: E402
+from vision.players import pair_units  # noqa: E402
+from vision.positions import ground_point_px  # noqa: E402
+from vision.teams import describe  # noqa: E402
+from vision.tracking import UnitTracker  # noqa: E402
+from vision.video_io import VideoWriter, open_video  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--clip", default=str(ROOT / "sample_videos" / "clean_lineup_pan" / "clip.mp4"))
+    ap.add_argument("--frames", type=int, default=100)
+    ap.add_argument("--model", default=None)
+    args = ap.parse_args()
+    clip = Path(args.clip)
+    fit = calibrate(str(clip.with_name("calibration.json")))
+    det = Detector(args.model)
+    reader = open_video(clip)
+    cam = CameraMotionTracker(fit.H, reader.size)
+    tracker = UnitTracker(fps=reader.fps or 25)
+    spent: dict[str, float] = defaultdict(float)
+    n = 0
+    positions = []
+    with tempfile.TemporaryDirectory() as tmp, VideoWriter(Path(tmp) / "bench.mp4", reader.fps or 25) as writer:
+        it = iter(reader)
+        while n < args.frames:
+            t0 = time.perf_counter()
+            try:
+                _i, _t, frame = next(it)
+            except StopIteration:
+                break
+            t1 = time.perf_counter(); spent["decode"] += t1 - t0
+            d = det(frame)
+            t2 = time.perf_counter(); spent["detect"] += t2 - t1
+            units = pair_units(d)
+            step = cam.update(frame, exclude_boxes=d.xyxy)
+            t3 = time.perf_counter(); spent["homography"] += t3 - t2
+            yd = image_to_field(step.H, ground_point_px(units.horse_xyxy)) if len(units) else np.zeros((0, 2))
+            ids = tracker.update(units, yd)
+            t4 = time.perf_counter(); spent["track"] += t4 - t3
+            for k in np.flatnonzero(~np.isnan(units.person_xyxy[:, 0])):
+                describe(frame, units.person_xyxy[k])
+            t5 = time.perf_counter(); spent["teams"] += t5 - t4
+            positions.append(yd)
+            markers = [Marker(int(i), "red", b, p) for i, b, p in zip(ids, units.horse_xyxy, yd)]
+            out = annotate(frame, markers, np.linalg.inv(step.H), ["FIVE YARD red-1 4.2 yd"])
+            t6 = time.perf_counter(); spent["draw"] += t6 - t5
+            writer.write(out)
+            spent["encode"] += time.perf_counter() - t6
+            n += 1
+    # rules on the whole clip's positions (as the pipeline does), 8 players + 1 umpire per frame
+    P = 8
+    xy = np.full((P + 1, n, 2), np.nan)
+    for f, yd in enumerate(positions):
+        xy[:min(len(yd), P + 1), f] = yd[:P + 1]
+    ident = {k: ("umpire" if k == P else ("red" if k % 2 else "blue")) for k in range(P + 1)}
+    t0 = time.perf_counter()
+    b = _batch(Field(), {"red": "south", "blue": "north"}, list(range(P + 1)), ident, xy,
+               np.arange(n) / 25.0, np.zeros(n, np.int8), np.full((n, 2), np.nan))
+    check_batch(b)
+    spent["rules"] = time.perf_counter() - t0
+    total = sum(spent.values())
+    print(f"{clip.name}: {n} frames at {reader.size[0]}x{reader.size[1]}, detector imgsz {det.imgsz} ({det.path.name}, PyTorch CPU)")
+    for stage in ("decode", "detect", "track", "homography", "teams", "rules", "draw", "encode"):
+        s = spent[stage]
+        print(f"  {stage:11s} {n / s if s else float('inf'):9.1f} frames/s  {100 * s / total:5.1f}% of the time")
+    print(f"  end to end  {n / total:9.1f} frames/s; stages other than detection: "
+          f"{100 * (total - spent['detect']) / total:.1f}% of the time")
+
+
+if __name__ == "__main__":
+    main()
