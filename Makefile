@@ -16,7 +16,7 @@ test:
 	$(PY) -m pytest -q
 
 bench:
-	$(PY) bench/bench_rules.py
+	bench/run
 
 clean:
 	rm -rf build *.egg-info .pytest_cache test-output
