@@ -14,7 +14,10 @@ class AnalyzeError(Exception):
 
 
 def analyze_to_folder(video: str | Path, out_dir: str | Path, opts, detector=None,
-                      progress: Callable[[int, int], None] | None = None) -> tuple[dict, list[Path]]:
+                      progress: Callable[[int, int], None] | None = None,
+                      debrief: bool = True) -> tuple[dict, list[Path]]:
+    """Analyse `video` and write annotated.mp4 (if opts.annotate), report.json, report.csv and
+    debrief.html (unless `debrief` is False) to `out_dir`, each file atomically."""
     from vision.annotate_clip import write_annotated
     from vision.detect import ModelError
     from vision.pipeline import analyze, team_hints
@@ -29,6 +32,9 @@ def analyze_to_folder(video: str | Path, out_dir: str | Path, opts, detector=Non
         if opts.annotate:
             written.append(write_annotated(video, analysis, out / "annotated.mp4", team_colours=team_hints(opts)))
         written += write_reports(analysis.report, out)
+        if debrief:
+            from reports.debrief import write_debrief
+            written.append(write_debrief(analysis.report, video, out))
     except (VideoError, CalibrationError, ModelError, InvalidDocument) as exc:
         raise AnalyzeError(str(exc)) from None
     except FileNotFoundError as exc:
