@@ -1,0 +1,64 @@
+"""`polo-lineup batch INPUT... --out DIR`: analyse every clip of folders/globs, resumably (vision.batch)."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from cli.errors import UserError
+
+
+def run(args: argparse.Namespace) -> int:
+    from cli.commands.analyze import parse_defending
+    from vision.batch import BatchError, BatchSettings, run_batch
+    from vision.detect import ModelError, parse_class_map
+    try:
+        class_map = parse_class_map(args.class_map)
+    except ModelError as exc:
+        raise UserError(str(exc)) from None
+    settings = BatchSettings(defending=parse_defending(args.defending) if args.defending else None,
+                             model=args.model, class_map=class_map, imgsz=args.imgsz, conf=args.conf,
+                             stride=args.stride, min_run=args.min_run, annotate=not args.no_video,
+                             moving_camera=not args.static_camera)
+    try:
+        result = run_batch(args.inputs, args.out, settings, workers=args.workers, force=args.force,
+                           progress=not args.quiet)
+    except BatchError as exc:
+        raise UserError(str(exc)) from None
+    for row in result.rows:
+        if row["status"] == "failed":
+            print(f"failed: {row['clip']}: {row['error']}", file=sys.stderr)
+    counts = ", ".join(f"{result.count(s)} {s}" for s in ("ok", "skipped", "failed") if result.count(s))
+    print(f"{len(result.rows)} clips: {counts}; wrote {', '.join(str(p) for p in result.written)}")
+    return result.exit_code
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "batch", help="analyse every clip of folders or globs into one output folder per clip",
+        description="Analyse every video (.mp4 .mov .avi .mkv .m4v) found in INPUT folders (recursively) "
+                    "or matching INPUT globs (quote them, ** allowed). Clip ROOT/a/clip.mp4 writes "
+                    "DIR/a/clip/: report.json, report.csv, debrief.html, annotated.mp4 (unless --no-video) "
+                    "and done.json, last, when complete; DIR/summary.csv, DIR/summary.json and DIR/index.html "
+                    "list every clip. Settings per clip come from its sidecar (CLIP.polo.json or polo.json: "
+                    "defending, calibration, team_colours, throw_in_frame, field); --defending wins over "
+                    "the sidecars. A rerun skips the clips already done (same input size and mtime) unless "
+                    "--force. Exit status: 0 all clips done, 1 some failed, 2 bad arguments or no clips.")
+    p.add_argument("inputs", nargs="+", metavar="INPUT", help="a folder, a glob or a video file (several allowed)")
+    p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--workers", type=int, default=1,
+                   help="clips analysed at once, each in its own process with its own detector (default: 1)")
+    p.add_argument("--defending", default=None,
+                   help="goal each team defends for every clip, e.g. red=south,blue=north (default: each sidecar)")
+    p.add_argument("--model", default=None, help="detector weights (default: models/polo-yolo.pt)")
+    p.add_argument("--class-map", default=None,
+                   help="map other weights' class names to ours, e.g. person=rider,horse=horse (COCO is known)")
+    p.add_argument("--imgsz", type=int, default=None, help="detector input size (default: the model's)")
+    p.add_argument("--conf", type=float, default=0.3, help="detection confidence threshold (default: %(default)s)")
+    p.add_argument("--stride", type=int, default=1, help="analyse every Nth frame (default: every frame)")
+    p.add_argument("--min-run", type=int, default=3,
+                   help="frames a violation must hold to be reported as an event (default: %(default)s)")
+    p.add_argument("--static-camera", action="store_true", help="the cameras do not move: skip motion tracking")
+    p.add_argument("--no-video", action="store_true", help="no annotated.mp4 (reports and debriefs only)")
+    p.add_argument("--force", action="store_true", help="analyse again the clips already done")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=run)
