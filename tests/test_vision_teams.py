@@ -6,11 +6,15 @@ import numpy as np
 import pytest
 
 from vision.teams import (UMPIRE, IdentityVoter, assign_teams, bgr_to_lab, cluster_two,
-                          colour_distance, describe, jersey_colour, lab_to_bgr,
-                          stripe_score, torso_box)
+                          colour_distance, colour_feature, describe, feature_distance,
+                          jersey_band, jersey_colour, lab_to_bgr, stripe_score, torso_box)
 
 RED, BLUE = (30, 30, 200), (200, 60, 20)
 BOX = (0, 0, 40, 90)
+KITS = {"red": (40, 35, 200), "blue": (190, 80, 25), "white": (235, 235, 235),
+        "yellow": (40, 210, 235), "navy": (90, 40, 20), "orange": (20, 120, 240),
+        "light_blue": (230, 180, 110)}
+COATS = [(30, 60, 120), (35, 68, 135), (25, 25, 28), (165, 165, 160), (20, 35, 70)]
 
 
 def rider(rng, jersey=None, stripes=None, w=40, h=90, period=6, light=1.0):
@@ -33,6 +37,30 @@ def rider(rng, jersey=None, stripes=None, w=40, h=90, period=6, light=1.0):
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def mounted(rng, jersey, coat, light=1.0, number=(235, 235, 235), head_on=True, w=40, h=90):
+    """A rider box on a pony: grass, helmet, face, jersey with a number, white breeches,
+    the pony below and (head on) its head and neck rising in front of the jersey; all lit
+    from one side and × `light` (a rider in the shade is a darker, not a greyer, kit)."""
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = (45, 125, 60)
+    cv2.ellipse(img, (w // 2, int(0.07 * h)), (int(0.16 * w), int(0.07 * h)), 0, 0, 360,
+                (40, 40, 45), -1)
+    img[int(0.11 * h):int(0.17 * h), int(0.4 * w):int(0.6 * w)] = (150, 175, 215)
+    t0, t1, x0, x1 = int(0.16 * h), int(0.5 * h), int(0.16 * w), int(0.84 * w)
+    img[t0:t1, x0:x1] = jersey
+    cv2.putText(img, str(rng.integers(1, 5)), (int(0.36 * w), int(0.42 * h)),
+                cv2.FONT_HERSHEY_SIMPLEX, 0.55, number, 2)
+    img[t1:int(0.68 * h), x0:x1] = (232, 234, 236)
+    img[int(0.68 * h):] = coat
+    if head_on:
+        neck = np.array([[0.32, 1.0], [0.3, 0.42], [0.42, 0.36], [0.58, 0.38], [0.66, 1.0]])
+        cv2.fillPoly(img, [(neck * (w, h)).astype(np.int32)], coat)
+    side = np.linspace(rng.uniform(0.45, 0.7), 1.0, w)[::rng.choice([-1, 1])]
+    out = img.astype(np.float32) * (side[None, :, None] * light)
+    out = cv2.GaussianBlur(out + rng.normal(0, 4, out.shape), (3, 3), 0.6)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def test_torso_box_is_upper_middle():
     assert torso_box((100, 200, 140, 300)) == (108, 212, 132, 255)
 
@@ -45,11 +73,25 @@ def test_lab_roundtrip():
 
 def test_jersey_colour_ignores_skin_pants_and_grass():
     rng = np.random.default_rng(0)
-    lab, colourful, n = jersey_colour(rider(rng, RED)[11:50, 8:32])
-    assert colourful and n > 300
+    sig, lab, n, share = jersey_colour(jersey_band(rider(rng, RED), BOX))
+    assert share > 0.6 and n > 150
     assert colour_distance(lab, bgr_to_lab(RED)) < 12
-    lab, colourful, _ = jersey_colour(rider(rng, (235, 235, 235))[11:50, 8:32])
-    assert not colourful and lab[0] > 200                  # a white jersey still has a colour
+    assert feature_distance(sig, colour_feature(RED)) < feature_distance(sig, colour_feature(BLUE))
+    look = describe(rider(rng, (235, 235, 235)), BOX)
+    assert not look.colourful and look.lab[0] > 200        # a white jersey still has a colour
+    assert describe(rider(rng, RED), BOX).colourful
+
+
+def test_signature_is_the_same_in_sun_and_shade():
+    """A kit in deep shade is darker, not another colour: its signature stays with the kit
+    (Lab distance does not: navy and yellow in shade come out as the horse's brown)."""
+    rng = np.random.default_rng(11)
+    for kit in ("red", "yellow", "navy", "orange", "light_blue"):
+        sun = describe(mounted(rng, KITS[kit], COATS[0], light=1.0), BOX).feature
+        shade = describe(mounted(rng, KITS[kit], COATS[0], light=0.35), BOX).feature
+        others = [describe(mounted(rng, KITS[o], COATS[0], light=0.7), BOX).feature
+                  for o in KITS if o != kit and {o, kit} != {"blue", "navy"}]
+        assert feature_distance(sun, shade) < min(feature_distance(shade, o) for o in others), kit
 
 
 def test_stripes_score_high_only_for_black_and_white_stripes():
@@ -74,24 +116,24 @@ def test_crops_of_two_jerseys_and_an_umpire_are_separated():
              + [rider(rng, stripes="v")])
     looks = [describe(c, BOX) for c in crops]
     assert [lk.umpire_score > 0.5 for lk in looks] == [False] * 10 + [True]
-    labels, centres = cluster_two(np.array([lk.lab for lk in looks[:10]]))
+    labels, centres = cluster_two(np.array([lk.feature for lk in looks[:10]]))
     assert len(set(labels[:5])) == 1 and len(set(labels[5:])) == 1
     assert labels[0] != labels[5]
     # without hints: stable names; with (approximate) hints: the hint names
-    names = assign_teams(np.array([lk.lab for lk in looks[:10]]))
+    names = assign_teams(np.array([lk.feature for lk in looks[:10]]))
     assert names[:5] == [names[0]] * 5 and names[5:] == [names[5]] * 5
     assert set(names) == {"team_a", "team_b"}
-    shuffled = assign_teams(np.array([lk.lab for lk in looks[9::-1]]))
+    shuffled = assign_teams(np.array([lk.feature for lk in looks[9::-1]]))
     assert shuffled[::-1] == names                         # same colours, same names
-    hinted = assign_teams(np.array([lk.lab for lk in looks[:10]]),
+    hinted = assign_teams(np.array([lk.feature for lk in looks[:10]]),
                           hints={"blue": (160, 80, 40), "red": (60, 40, 160)})
     assert hinted == ["red"] * 5 + ["blue"] * 5
 
 
 def test_one_team_in_view_with_hints_takes_nearest_hint():
     rng = np.random.default_rng(3)
-    labs = np.array([describe(rider(rng, BLUE), BOX).lab for _ in range(4)])
-    assert assign_teams(labs, hints={"red": RED, "blue": BLUE}) == ["blue"] * 4
+    feats = np.array([describe(rider(rng, BLUE), BOX).feature for _ in range(4)])
+    assert assign_teams(feats, hints={"red": RED, "blue": BLUE}) == ["blue"] * 4
 
 
 def _play(voter, rng, frames=15, swap_every=5):
@@ -164,19 +206,50 @@ def test_observe_frame_reads_boxes_from_a_frame():
     assert voter.identities() == {"a": "red", "b": "blue", "c": UMPIRE}
 
 
-def test_dominant_colour_is_the_mode_not_a_mixture():
-    from vision.teams import dominant_colour
-    red, orange = bgr_to_lab(RED), bgr_to_lab((0, 140, 255))
-    pixels = np.r_[np.repeat(red[None], 60, 0), np.repeat(orange[None], 40, 0)]
-    pixels += np.random.default_rng(9).normal(0, 2, pixels.shape)
-    colour, n = dominant_colour(pixels)
-    assert colour_distance(colour, red) < 5 and n == 60
+def _ponies(voter, kits, rng, looks=6):
+    """Four riders per kit, on ponies of every coat, from full sun to deep shade, the
+    pony's head in front of the jersey every other look. Track id → kit."""
+    want = {}
+    for i in range(8):
+        kit = kits[i // 4]
+        number = (25, 25, 25) if kit == "white" else (235, 235, 235)
+        light = (0.35, 0.5, 0.75, 1.0)[i % 4]
+        for f in range(looks):
+            crop = mounted(rng, KITS[kit], COATS[i % len(COATS)], light * rng.uniform(0.9, 1.1),
+                           number, head_on=f % 2 == 0)
+            voter.observe(i, describe(crop, BOX))
+        want[i] = kit
+    return want
 
 
-def test_background_colour_is_ignored():
-    rng = np.random.default_rng(10)
-    crop = rider(rng, RED)[11:50, 8:32].copy()
-    crop[:, :12] = (40, 120, 50)                       # half the torso crop is grass
-    grass = bgr_to_lab((40, 120, 50))
-    lab, colourful, _ = jersey_colour(crop, background_lab=grass)
-    assert colourful and colour_distance(lab, bgr_to_lab(RED)) < 15
+@pytest.mark.parametrize("kits", [("yellow", "navy"), ("red", "white"), ("orange", "light_blue"),
+                                  ("red", "blue")])
+def test_kits_in_shade_on_ponies_keep_their_team(kits):
+    voter = IdentityVoter(hints={k: KITS[k] for k in kits}, min_separation=8.0)
+    want = _ponies(voter, kits, np.random.default_rng(12))
+    assert voter.identities() == want
+    voter = IdentityVoter(min_separation=8.0)                  # no hints: two clean groups
+    want = _ponies(voter, kits, np.random.default_rng(13))
+    ids = voter.identities()
+    assert {ids[i] for i in range(4)} != {ids[i] for i in range(4, 8)}
+    assert len({ids[i] for i in range(4)}) == len({ids[i] for i in range(4, 8)}) == 1
+
+
+def test_rough_hints_name_kits_by_hue():
+    """Team names that are colour words give rough hints ("red" for a yellow kit, "blue"
+    for navy): the clusters take the names nearer in hue, as a pair."""
+    voter = IdentityVoter(hints={"red": (40, 40, 210), "blue": (200, 90, 30)}, min_separation=8.0)
+    want = _ponies(voter, ("yellow", "navy"), np.random.default_rng(14))
+    assert voter.identities() == {i: "red" if k == "yellow" else "blue" for i, k in want.items()}
+
+
+def test_describe_without_stripes_and_observation_count():
+    rng = np.random.default_rng(15)
+    crop = rider(rng, stripes="v")
+    full, plain = describe(crop, BOX), describe(crop, BOX, stripes=False)
+    assert full.umpire_score > 0.5 and plain.umpire_score == 0.0
+    assert np.allclose(full.feature, plain.feature)
+    voter = IdentityVoter()
+    for _ in range(4):
+        voter.observe(3, plain, umpire=False)
+    assert voter.observations(3) == 4 and voter.observations(99) == 0

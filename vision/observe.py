@@ -59,8 +59,14 @@ class Observer:
         field_yd = image_to_field(H, ground) if len(ground) else np.zeros((0, 2))
         ids = self.tracker.update(units, field_yd)
         for k in np.flatnonzero((ids >= 0) & ~np.isnan(units.person_xyxy[:, 0])):
-            look = describe(frame, units.person_xyxy[k])
-            self.voter.observe(int(ids[k]), look,
+            tid = int(ids[k])
+            # Identity is a vote over many looks: once a track has a few, look every 3rd frame
+            # (staggered by track id so that frames cost alike). The stripe score is only
+            # wanted when the detector cannot tell umpires itself.
+            if self.voter.observations(tid) >= 9 and (len(self.frames) + tid) % 3:
+                continue
+            look = describe(frame, units.person_xyxy[k], stripes=not self.detector_knows_umpires)
+            self.voter.observe(tid, look,
                                umpire=bool(units.is_umpire[k]) if self.detector_knows_umpires else None)
         balls = det.of(BALL)
         ball_px = ball_yd = None
