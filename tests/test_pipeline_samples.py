@@ -52,8 +52,8 @@ def test_near_boards_event_is_reported_with_its_distance(tmp_path):
 
 def test_outputs_are_complete_and_readable(tmp_path):
     report, written, _ = _run("clean_lineup", tmp_path, annotate=True)
-    assert sorted(p.name for p in written) == ["annotated.mp4", "report.csv", "report.json"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["annotated.mp4", "report.csv", "report.json"]
+    assert sorted(p.name for p in written) == ["annotated.mp4", "debrief.html", "report.csv", "report.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["annotated.mp4", "debrief.html", "report.csv", "report.json"]
     cap = cv2.VideoCapture(str(tmp_path / "annotated.mp4"))
     assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == report["frames_analysed"]
     ok, frame = cap.read()

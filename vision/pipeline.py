@@ -223,7 +223,7 @@ def _report(video, opts, fit, frames, tids, identity, xy, sigma, boxes, ph, thro
             if who is None or np.isnan(xy[k, fi, 0]):
                 continue
             rec = {"track_id": tid, "x_yd": _r(xy[k, fi, 0]), "y_yd": _r(xy[k, fi, 1]),
-                   "sigma_yd": _r(sigma[k, fi]), "box_px": [_r(v, 1) for v in boxes[k, fi]]}
+                   "sigma_yd": _r(sigma[k, fi]), "box_px": None if np.isnan(boxes[k, fi, 0]) else [_r(v, 1) for v in boxes[k, fi]]}
             if who == UMPIRE:
                 umpires.append({"id": f"U{tid}", **rec})
             else:
