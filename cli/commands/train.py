@@ -14,7 +14,8 @@ def run(args: argparse.Namespace) -> int:
         record = train_detector(cfg)
     except FileNotFoundError as exc:
         raise UserError(str(exc)) from None
-    print(f"trained {cfg.arch} for {cfg.epochs} epochs in {record['seconds'] / 60:.1f} min → {cfg.out}")
+    epochs = max(0, len(record["results_csv"].strip().splitlines()) - 1)
+    print(f"trained {cfg.arch} for {epochs} epochs in {record['seconds'] / 60:.1f} min → {cfg.out}")
     return 0
 
 
