@@ -38,8 +38,8 @@ class _Boxes:
 
 
 class UnitTracker:
-    def __init__(self, fps: float = 25.0, track_buffer_s: float = 2.0, high: float = 0.4, low: float = 0.1,
-                 new_track: float = 0.5, match: float = 0.9, footprint_yd: float = 2.4):
+    def __init__(self, fps: float = 25.0, track_buffer_s: float = 2.0, high: float = 0.3, low: float = 0.1,
+                 new_track: float = 0.35, match: float = 0.9, footprint_yd: float = 2.4):
         self.footprint_yd = footprint_yd
         args = SimpleNamespace(tracker_type="bytetrack", track_high_thresh=high, track_low_thresh=low,
                                new_track_thresh=new_track, track_buffer=int(round(track_buffer_s * fps)),
