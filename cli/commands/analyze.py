@@ -5,6 +5,7 @@ import argparse
 from pathlib import Path
 
 from cli.errors import UserError
+from cli.options import add_detection_options
 
 
 def parse_defending(text: str) -> dict[str, str]:
@@ -98,17 +99,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="goal each team defends, e.g. red=south,blue=north (default: from the sidecar file)")
     p.add_argument("--calibration", default=None,
                    help="calibration JSON (pixel ↔ field points; default: calibration.json beside the video)")
-    p.add_argument("--model", default=None, help="detector weights (default: models/polo-yolo.pt)")
-    p.add_argument("--class-map", default=None,
-                   help="map other weights' class names to ours, e.g. person=rider,horse=horse (COCO is known)")
-    p.add_argument("--imgsz", type=int, default=None, help="detector input size (default: the model's)")
-    p.add_argument("--conf", type=float, default=0.3, help="detection confidence threshold (default: %(default)s)")
-    p.add_argument("--stride", type=int, default=1, help="analyse every Nth frame (default: every frame)")
+    add_detection_options(p)
     p.add_argument("--team-colours", default=None, help="jersey colour hints, e.g. red=#c02020,blue=#2040c0 "
                    "(default: team names that are colour words are used as hints)")
     p.add_argument("--throw-in-frame", type=int, default=None, help="override the detected throw-in frame")
-    p.add_argument("--min-run", type=int, default=3,
-                   help="frames a violation must hold to be reported as an event (default: %(default)s)")
     p.add_argument("--static-camera", action="store_true", help="the camera does not move: skip motion tracking")
     p.add_argument("--no-video", action="store_true", help="write the reports only, no annotated.mp4")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from cli.errors import UserError
+from cli.options import add_detection_options
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,14 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="clips analysed at once, each in its own process with its own detector (default: 1)")
     p.add_argument("--defending", default=None,
                    help="goal each team defends for every clip, e.g. red=south,blue=north (default: each sidecar)")
-    p.add_argument("--model", default=None, help="detector weights (default: models/polo-yolo.pt)")
-    p.add_argument("--class-map", default=None,
-                   help="map other weights' class names to ours, e.g. person=rider,horse=horse (COCO is known)")
-    p.add_argument("--imgsz", type=int, default=None, help="detector input size (default: the model's)")
-    p.add_argument("--conf", type=float, default=0.3, help="detection confidence threshold (default: %(default)s)")
-    p.add_argument("--stride", type=int, default=1, help="analyse every Nth frame (default: every frame)")
-    p.add_argument("--min-run", type=int, default=3,
-                   help="frames a violation must hold to be reported as an event (default: %(default)s)")
+    add_detection_options(p)
     p.add_argument("--static-camera", action="store_true", help="the cameras do not move: skip motion tracking")
     p.add_argument("--no-video", action="store_true", help="no annotated.mp4 (reports and debriefs only)")
     p.add_argument("--force", action="store_true", help="analyse again the clips already done")

@@ -1,0 +1,16 @@
+"""Command-line options shared by `analyze` and `batch`."""
+from __future__ import annotations
+
+import argparse
+
+
+def add_detection_options(p: argparse.ArgumentParser) -> None:
+    """--model, --class-map, --imgsz, --conf, --stride, --min-run."""
+    p.add_argument("--model", default=None, help="detector weights (default: models/polo-yolo.pt)")
+    p.add_argument("--class-map", default=None,
+                   help="map other weights' class names to ours, e.g. person=rider,horse=horse (COCO is known)")
+    p.add_argument("--imgsz", type=int, default=None, help="detector input size (default: the model's)")
+    p.add_argument("--conf", type=float, default=0.3, help="detection confidence threshold (default: %(default)s)")
+    p.add_argument("--stride", type=int, default=1, help="analyse every Nth frame (default: every frame)")
+    p.add_argument("--min-run", type=int, default=3,
+                   help="frames a violation must hold to be reported as an event (default: %(default)s)")
