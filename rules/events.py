@@ -22,8 +22,7 @@ def event_key(v: dict) -> tuple:
     return (v["code"], v.get("player"), v.get("opponent") if v["code"] == "CONTACT_BEFORE_THROW_IN" else None)
 
 
-def violation_events(frames: list[dict], min_run: int = 3, max_gap: int = 2,
-                     times: list[float] | None = None) -> list[dict[str, Any]]:
+def violation_events(frames: list[dict], min_run: int = 3, max_gap: int = 2) -> list[dict[str, Any]]:
     """Group a verdict document's per-frame violations into events, ordered by start frame."""
     open_: dict[tuple, dict] = {}
     done: list[dict] = []
@@ -53,7 +52,4 @@ def violation_events(frames: list[dict], min_run: int = 3, max_gap: int = 2,
     for key in list(open_):
         close(key)
     done.sort(key=lambda e: (e["start_frame"], e["code"], str(e["player"])))
-    if times is not None:
-        for ev in done:
-            ev["start_s"], ev["end_s"] = times[ev["start_frame"]], times[ev["end_frame"]]
     return done

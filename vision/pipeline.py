@@ -146,9 +146,9 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                 raw[col[int(tid)], fi] = f.field_yd[k]
                 ypp[col[int(tid)], fi] = f.yd_per_px[k]
                 boxes[col[int(tid)], fi] = f.horse_xyxy[k]
-    raw, interpolated = fill_gaps(raw, int(round(opts.max_gap_s * fps / opts.stride)))
-    ypp, _ = fill_gaps(np.stack([ypp, ypp], axis=2), int(round(opts.max_gap_s * fps / opts.stride)))
-    ypp = ypp[..., 0]
+    max_gap = int(round(opts.max_gap_s * fps / opts.stride))
+    raw, interpolated = fill_gaps(raw, max_gap)
+    ypp, _ = fill_gaps(ypp, max_gap)
     xy, spread = smooth_tracks(raw, opts.smooth_window)
     # Interpolated positions are less sure: count the gap's straight-line guess as one more yard.
     sigma = np.sqrt(np.nan_to_num(spread) ** 2 + (PIXEL_ERROR_PX * ypp) ** 2 + interpolated)
@@ -171,8 +171,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     verdict = check_batch(batch, Thresholds())
     for k, fr in enumerate(verdict["frames"]):
         fr["index"] = frames[k].index
-    events = violation_events(verdict["frames"], min_run=opts.min_run, max_gap=max(1, 2 // opts.stride),
-                              times=None)
+    events = violation_events(verdict["frames"], min_run=opts.min_run, max_gap=max(1, 2 // opts.stride))
     times = {f.index: f.t for f in frames}
     for ev in events:
         ev["start_s"], ev["end_s"] = times[ev["start_frame"]], times[ev["end_frame"]]

@@ -27,11 +27,6 @@ class Units:
     def __len__(self) -> int:
         return len(self.is_umpire)
 
-    @property
-    def ground_px(self) -> np.ndarray:
-        """(N, 2) horse bottom-centre in pixels (refined to the ground point in vision.ground)."""
-        return np.stack([(self.horse_xyxy[:, 0] + self.horse_xyxy[:, 2]) / 2, self.horse_xyxy[:, 3]], axis=1)
-
 
 def seat_score(person: np.ndarray, horse: np.ndarray) -> np.ndarray:
     """(P, H) how well each person box sits on each horse box; 0 = impossible, 1 = perfect."""

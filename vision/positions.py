@@ -59,17 +59,17 @@ class _quiet:
         self._w.__exit__(*exc)
 
 
-def fill_gaps(xy: np.ndarray, max_gap: int) -> tuple[np.ndarray, np.ndarray]:
-    """Linearly interpolate each track (T, F, 2) across gaps of at most `max_gap` frames
-    (an occluded horse behind another in the line-up); returns (filled, was_filled (T, F))."""
-    out = xy.copy()
-    filled = np.zeros(xy.shape[:2], bool)
-    for k in range(xy.shape[0]):
-        seen = np.flatnonzero(~np.isnan(xy[k, :, 0]))
+def fill_gaps(series: np.ndarray, max_gap: int) -> tuple[np.ndarray, np.ndarray]:
+    """Linearly interpolate each track's series (T, F, ...) across gaps of at most `max_gap`
+    frames (an occluded horse behind another in the line-up); returns (filled, was_filled (T, F))."""
+    out = series.copy()
+    filled = np.zeros(series.shape[:2], bool)
+    for k in range(series.shape[0]):
+        seen = np.flatnonzero(~np.isnan(series[k].reshape(series.shape[1], -1)[:, 0]))
         for a, b in zip(seen[:-1], seen[1:]):
             if 1 < b - a <= max_gap + 1:
-                w = (np.arange(a + 1, b) - a) / (b - a)
-                out[k, a + 1:b] = xy[k, a] + w[:, None] * (xy[k, b] - xy[k, a])
+                w = ((np.arange(a + 1, b) - a) / (b - a)).reshape((-1,) + (1,) * (series.ndim - 2))
+                out[k, a + 1:b] = series[k, a] + w * (series[k, b] - series[k, a])
                 filled[k, a + 1:b] = True
     return out, filled
 
