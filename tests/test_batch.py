@@ -266,3 +266,41 @@ def test_cli_runs_a_batch(tmp_path, capsys, monkeypatch):
     assert report["options"]["min_run"] == 2 and report["options"]["stride"] == 2
     rc, stdout, _ = _cli(capsys, str(tmp_path / "clips" / "*" / "*.mp4"), "--out", out, "--quiet")
     assert rc == 0 and "1 skipped" in stdout
+
+
+# ------------------------------------------------------------------------------------
+def test_dask_backend_on_a_cluster_started_here(tmp_path, clips):
+    """--backend dask: the same rows, folders and resumability, on a local Dask cluster of
+    two worker processes that this test starts and hands over by its scheduler address."""
+    import sys
+
+    import cloudpickle
+    from dask.distributed import LocalCluster
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])   # workers need not import the tests
+    out = tmp_path / "out"
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                      silence_logs=40) as cluster:
+        res = run_batch(clips, out, FAST, workers=2, detector_factory=truth_factory, progress=False,
+                        backend="dask", scheduler=cluster.scheduler_address)
+        status = {r["clip"]: r["status"] for r in res.rows}
+        assert status == {"broken/clip.mp4": "failed", "clean_lineup/clip.mp4": "ok",
+                          "throw_in_near_boards/clip.mp4": "ok"}
+        assert res.exit_code == 1 and "truncated" in res.rows[0]["error"]
+        assert res.rows[2]["events_by_code"] == {"THROW_IN_NEAR_BOARDS": 1}
+        assert (out / "clean_lineup/clip" / MARKER).exists() and not (out / "broken").exists()
+        assert not _leftovers(out)
+        assert json.loads((out / "summary.json").read_text())["backend"] == "dask"
+        again = run_batch(clips, out, FAST, workers=2, detector_factory=truth_factory, progress=False,
+                          backend="dask", scheduler=cluster.scheduler_address)
+        assert [r["status"] for r in again.rows] == ["failed", "skipped", "skipped"]
+
+
+def test_dask_backend_bad_settings_are_refused(tmp_path, clips, monkeypatch):
+    monkeypatch.setattr("vision.batch_dask.CONNECT_TIMEOUT", "2s")
+    with pytest.raises(BatchError, match="--backend"):
+        run_batch(clips, tmp_path / "o", FAST, detector_factory=truth_factory, backend="ray")
+    with pytest.raises(BatchError, match="--scheduler needs --backend dask"):
+        run_batch(clips, tmp_path / "o", FAST, detector_factory=truth_factory, scheduler="tcp://127.0.0.1:1")
+    with pytest.raises(BatchError, match="cannot reach the Dask scheduler"):
+        run_batch(clips, tmp_path / "o", FAST, detector_factory=truth_factory, backend="dask",
+                  scheduler="tcp://127.0.0.1:9")

@@ -1,4 +1,5 @@
-"""Analyse a folder of clips: one output folder per clip, resumable, in a local process pool.
+"""Analyse a folder of clips: one output folder per clip, resumable, in a local process pool
+(or on a Dask cluster: vision.batch_dask).
 
     run_batch(["clips/"], "out/", BatchSettings(stride=2), workers=2)
 
@@ -63,6 +64,7 @@ CSV_COLUMNS = ["clip", "status", "throw_in_frame", "throw_in_s", "events", *VIOL
 # Imported once by the fork server, so that workers start without importing torch & co.
 PRELOAD = ["vision.batch", "vision.analyze_job", "vision.pipeline", "vision.annotate_clip", "reports.debrief",
            "matplotlib.figure", "matplotlib.backends.backend_agg"]
+BACKENDS = ("local", "dask")
 DIED = "the worker process died while analysing this clip (crash or out of memory)"
 
 
@@ -523,8 +525,13 @@ def _locked(out: Path):
 # ------------------------------------------------------------------------------------
 def run_batch(inputs: str | Path | Sequence[str | Path], out_dir: str | Path, settings: BatchSettings | None = None,
               workers: int = 1, force: bool = False, detector_factory: Callable | None = None,
-              progress: bool = True, start_method: str = "forkserver") -> BatchResult:
+              progress: bool = True, start_method: str = "forkserver", backend: str = "local",
+              scheduler: str | None = None) -> BatchResult:
     """Analyse every clip of `inputs` into `out_dir` (see the module docstring).
+
+    `backend` "local" runs the clips in a local process pool; "dask" on a Dask distributed
+    cluster (vision.batch_dask: a LocalCluster of `workers` processes, or the running one at
+    `scheduler`).
 
     Raises BatchError (nothing analysed) for no clips, workers < 1, a missing model file or
     a busy output folder; KeyboardInterrupt after writing the summaries of what was done.
@@ -532,6 +539,10 @@ def run_batch(inputs: str | Path | Sequence[str | Path], out_dir: str | Path, se
     settings = settings or BatchSettings()
     if workers < 1:
         raise BatchError(f"--workers must be at least 1, got {workers}")
+    if backend not in BACKENDS:
+        raise BatchError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if scheduler and backend != "dask":
+        raise BatchError("--scheduler needs --backend dask")
     if settings.stride < 1 or settings.min_run < 1:
         raise BatchError("--stride and --min-run must be at least 1")
     if settings.defending:
@@ -559,7 +570,7 @@ def run_batch(inputs: str | Path | Sequence[str | Path], out_dir: str | Path, se
     names = output_names(root, clips)
     started = datetime.now(timezone.utc)
     meta = {"inputs": [str(i) for i in ([inputs] if isinstance(inputs, (str, Path)) else inputs)],
-            "root": str(root), "out": str(out), "workers": workers, "force": force,
+            "root": str(root), "out": str(out), "workers": workers, "force": force, "backend": backend,
             "started_utc": started.isoformat(timespec="seconds")}
     with _locked(out):
         rows: dict[str, dict] = {}
@@ -582,7 +593,10 @@ def run_batch(inputs: str | Path | Sequence[str | Path], out_dir: str | Path, se
 
         t0 = time.perf_counter()
         try:
-            if jobs:
+            if jobs and backend == "dask":
+                from vision.batch_dask import run_on_dask
+                run_on_dask(jobs, min(workers, len(jobs)), scheduler, record)
+            elif jobs:
                 _execute(jobs, min(workers, len(jobs)), _context(start_method), bars, record)
         finally:
             bars.close()

@@ -30,6 +30,27 @@ class TrainConfig:
     cache: str | bool = "ram"
     close_mosaic: int = 5
     hours: float | None = None      # wall-clock budget: Ultralytics fits the epoch count to it
+    infer_imgsz: int | None = None  # image size the model runs at on whole frames (crop-trained models)
+    optimizer: str = "auto"
+    lr0: float | None = None
+    warmup_epochs: float = 3.0
+    scale: float = 0.5              # Ultralytics' random resize augmentation (+/- gain)
+
+
+def set_inference_size(src: Path, dst: Path, imgsz: int) -> None:
+    """Record in a checkpoint the image size it is meant to run at on whole frames.
+
+    Ultralytics restores a checkpoint's ``train_args`` as its predict defaults, so the size a
+    crop-trained model was trained at (e.g. 384) is replaced by its inference size (e.g. 640);
+    the training size stays on record as ``train_args['crop_imgsz']``.
+    """
+    import torch
+    ckpt = torch.load(src, map_location="cpu", weights_only=False)
+    args = dict(ckpt.get("train_args") or {})
+    args["crop_imgsz"] = args.get("imgsz")
+    args["imgsz"] = int(imgsz)
+    ckpt["train_args"] = args
+    torch.save(ckpt, dst)
 
 
 def train_detector(cfg: TrainConfig) -> dict:
@@ -48,15 +69,19 @@ def train_detector(cfg: TrainConfig) -> dict:
         model.train(data=str(data.resolve()), epochs=cfg.epochs, imgsz=cfg.imgsz, batch=cfg.batch, seed=cfg.seed,
                     deterministic=True, workers=0, plots=False, device="cpu", amp=False, pretrained=False,
                     project=tmp, name="train", exist_ok=True, patience=cfg.patience, cache=cfg.cache,
-                    close_mosaic=cfg.close_mosaic, verbose=False,
-                    **({"time": cfg.hours} if cfg.hours else {}))
+                    close_mosaic=cfg.close_mosaic, verbose=False, optimizer=cfg.optimizer,
+                    warmup_epochs=cfg.warmup_epochs, scale=cfg.scale,
+                    **({"lr0": cfg.lr0} if cfg.lr0 else {}), **({"time": cfg.hours} if cfg.hours else {}))
         run = Path(tmp) / "train"
         best = run / "weights" / "best.pt"
         if not best.exists():
             raise RuntimeError("training produced no weights")
         results_csv = (run / "results.csv").read_text() if (run / "results.csv").exists() else ""
         partial = out.with_name(out.name + ".partial")
-        shutil.copyfile(best, partial)
+        if cfg.infer_imgsz:
+            set_inference_size(best, partial, cfg.infer_imgsz)
+        else:
+            shutil.copyfile(best, partial)
         os.replace(partial, out)
     record = {"config": asdict(cfg), "seconds": round(time.time() - started, 1), "results_csv": results_csv}
     card = out.with_suffix(".train.json")

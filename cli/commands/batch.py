@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
                              moving_camera=not args.static_camera)
     try:
         result = run_batch(args.inputs, args.out, settings, workers=args.workers, force=args.force,
-                           progress=not args.quiet)
+                           progress=not args.quiet, backend=args.backend, scheduler=args.scheduler)
     except BatchError as exc:
         raise UserError(str(exc)) from None
     for row in result.rows:
@@ -48,6 +48,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True, help="output folder")
     p.add_argument("--workers", type=int, default=1,
                    help="clips analysed at once, each in its own process with its own detector (default: 1)")
+    p.add_argument("--backend", choices=("local", "dask"), default="local",
+                   help="where clips run: local processes (default) or a Dask distributed cluster; with dask "
+                        "and no --scheduler, a local cluster of --workers processes is started for the batch")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (--backend dask); its workers must "
+                        "see the clips, the model and --out at the same paths")
     p.add_argument("--defending", default=None,
                    help="goal each team defends for every clip, e.g. red=south,blue=north (default: each sidecar)")
     add_detection_options(p)

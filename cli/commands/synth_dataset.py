@@ -19,6 +19,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
                    help="processes (default: up to 2); the output does not depend on it")
     p.add_argument("--size", default="1280x720", help=argparse.SUPPRESS)
+    p.add_argument("--scale", type=float, default=1.0,
+                   help="resize each rendered frame by this factor before writing (default 1: full size); "
+                        "0.5 matches whole 1280x720 frames seen by a model at imgsz 640")
+    p.add_argument("--crop", default=None, metavar="WxH",
+                   help="cut a WxH training crop around the action from each (resized) frame, e.g. 384x360; "
+                        "the model then trains at imgsz max(W, H) without being resized")
     p.set_defaults(func=run)
 
 
@@ -35,8 +41,12 @@ def run(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise UserError("--workers must be at least 1")
     size = _parse_size(args.size)
+    if not 0.05 <= args.scale <= 1.0:
+        raise UserError("--scale must be in [0.05, 1]")
+    crop = _parse_size(args.crop) if args.crop else None
     try:
-        res = write_dataset(args.out, args.n, args.seed, args.val_fraction, args.workers, size)
+        res = write_dataset(args.out, args.n, args.seed, args.val_fraction, args.workers, size,
+                            scale=args.scale, crop=crop)
     except OSError as exc:
         raise UserError(f"cannot write to {args.out}: {exc.strerror or exc}") from None
     counts = ", ".join(f"{v} {k}" for k, v in res.boxes.items())

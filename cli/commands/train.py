@@ -9,7 +9,9 @@ from cli.errors import UserError
 def run(args: argparse.Namespace) -> int:
     from vision.training import TrainConfig, train_detector
     cfg = TrainConfig(data=args.data, out=args.out, arch=args.arch, imgsz=args.imgsz, epochs=args.epochs,
-                      batch=args.batch, seed=args.seed, hours=args.hours)
+                      batch=args.batch, seed=args.seed, hours=args.hours,
+                      infer_imgsz=args.infer_imgsz, optimizer=args.optimizer, lr0=args.lr0,
+                      warmup_epochs=args.warmup_epochs, scale=args.scale)
     try:
         record = train_detector(cfg)
     except FileNotFoundError as exc:
@@ -32,4 +34,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--hours", type=float, default=None,
                    help="wall-clock budget in hours; the epoch count is fitted to it (default: use --epochs)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default: %(default)s)")
+    p.add_argument("--infer-imgsz", type=int, default=None,
+                   help="image size the model runs at on whole frames, stored in the weights "
+                        "(for crop-trained models, e.g. 640 for 384 crops of half-size frames)")
+    p.add_argument("--optimizer", default="auto", help="Ultralytics optimizer (default: %(default)s)")
+    p.add_argument("--lr0", type=float, default=None, help="initial learning rate (default: Ultralytics')")
+    p.add_argument("--warmup-epochs", type=float, default=3.0, help="warm-up epochs (default: %(default)s)")
+    p.add_argument("--scale", type=float, default=0.5,
+                   help="random resize augmentation gain (default: %(default)s)")
     p.set_defaults(func=run)
