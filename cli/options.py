@@ -5,8 +5,12 @@ import argparse
 
 
 def add_detection_options(p: argparse.ArgumentParser) -> None:
-    """--model, --class-map, --imgsz, --conf, --stride, --min-run."""
+    """--model, --runtime, --class-map, --imgsz, --conf, --stride, --min-run."""
     p.add_argument("--model", default=None, help="detector weights (default: models/polo-yolo.pt)")
+    p.add_argument("--runtime", choices=("auto", "torch", "onnx", "openvino"), default="auto",
+                   help="detector runtime: auto (default: the shipped model's OpenVINO export when present, "
+                        "else the .pt; a --model file as it is), torch, onnx or openvino (exports made by "
+                        "`polo-lineup export-detector` beside the .pt)")
     p.add_argument("--class-map", default=None,
                    help="map other weights' class names to ours, e.g. person=rider,horse=horse (COCO is known)")
     p.add_argument("--imgsz", type=int, default=None, help="detector input size (default: the model's)")

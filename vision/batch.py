@@ -84,6 +84,7 @@ class BatchSettings:
     model: str | None = None                      # detector weights (default: models/polo-yolo.pt)
     class_map: dict[str, str] | None = None
     imgsz: int | None = None
+    runtime: str = "auto"
     conf: float = 0.3
     stride: int = 1
     min_run: int = 3
@@ -205,6 +206,7 @@ def clip_options(clip: str | Path, settings: BatchSettings):
         raise ClipSettingsError(f"{where}: team_colours name {sorted(colours)}, but the teams are {sorted(defending)}")
     return AnalyzeOptions(defending=defending, calibration=side.get("calibration"), model=settings.model,
                           class_map=settings.class_map, imgsz=settings.imgsz, conf=settings.conf,
+                          runtime=settings.runtime,
                           stride=settings.stride, team_colours=colours, throw_in_frame=side.get("throw_in_frame"),
                           min_run=settings.min_run, moving_camera=settings.moving_camera,
                           annotate=settings.annotate, field=side.get("field", {}))
@@ -282,11 +284,12 @@ _PROGRESS_QUEUE = None
 
 def shared_detector(settings: BatchSettings):
     """This process's detector for these settings, loaded on first use."""
-    key = (settings.model, tuple(sorted((settings.class_map or {}).items())), settings.imgsz, settings.conf)
+    key = (settings.model, tuple(sorted((settings.class_map or {}).items())), settings.imgsz, settings.conf,
+           settings.runtime)
     if key not in _DETECTORS:
         from vision.detect import Detector
         _DETECTORS[key] = Detector(settings.model, class_map=settings.class_map, imgsz=settings.imgsz,
-                                   conf=settings.conf)
+                                   conf=settings.conf, runtime=settings.runtime)
     return _DETECTORS[key]
 
 

@@ -5,9 +5,16 @@ model (models/polo-yolo.pt) predicts them directly. Other Ultralytics weights wo
 class map from their class names to ours; COCO-pretrained files map person → rider, horse →
 horse, sports ball → ball (umpires among the persons are told apart later, by the striped
 shirt, in vision.teams, or by a user hint).
+
+Runtimes: the same weights run under PyTorch (.pt), ONNX Runtime (.onnx) or OpenVINO (a
+``NAME_openvino_model/`` folder), the last two exported by vision.export at a fixed input
+shape recorded in their metadata. ``runtime="auto"`` takes, for the shipped model, its
+OpenVINO export when it is there and OpenVINO imports (the fastest on these CPUs: see
+bench/bench_detect.py), else the .pt; for a user's file, that file as it is.
 """
 from __future__ import annotations
 
+import ast
 import os
 from pathlib import Path
 
@@ -20,6 +27,7 @@ os.environ.setdefault("YOLO_OFFLINE", "1")          # never try the network from
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_MODEL = ROOT / "models" / "polo-yolo.pt"
 COCO_MAP = {"person": "rider", "horse": "horse", "sports ball": "ball"}
+RUNTIMES = ("auto", "torch", "onnx", "openvino")
 
 
 class ModelError(Exception):
@@ -57,14 +65,74 @@ def parse_class_map(text: str | None) -> dict[str, str] | None:
     return out
 
 
+def runtime_of(path: Path) -> str:
+    if path.is_dir() and path.name.endswith("_openvino_model"):
+        return "openvino"
+    return "onnx" if path.suffix.lower() == ".onnx" else "torch"
+
+
+def export_path(pt: Path, runtime: str) -> Path:
+    """Where vision.export puts `pt`'s export for `runtime`."""
+    return pt.with_suffix(".onnx") if runtime == "onnx" else pt.parent / f"{pt.stem}_openvino_model"
+
+
+def _importable(module: str) -> bool:
+    import importlib.util
+    return importlib.util.find_spec(module) is not None
+
+
+def resolve_model(model: str | Path | None = None, runtime: str = "auto") -> Path:
+    """The weights file (or OpenVINO folder) to load for `model` under `runtime`."""
+    if runtime not in RUNTIMES:
+        raise ModelError(f"runtime must be one of {', '.join(RUNTIMES)}, got {runtime!r}")
+    path = Path(model) if model else DEFAULT_MODEL
+    if not path.exists():
+        raise ModelError(f"model file not found: {path}")
+    have = runtime_of(path)
+    if runtime == "auto":
+        if model is None:
+            ov = export_path(path, "openvino")
+            if ov.is_dir() and _importable("openvino"):
+                return ov
+        return path
+    if runtime == have:
+        return path
+    if have != "torch":
+        raise ModelError(f"{path} is a {have} model; --runtime {runtime} needs the .pt it was exported from")
+    exported = export_path(path, runtime)
+    if not exported.exists():
+        raise ModelError(f"no {runtime} export of {path} (looked for {exported}); make it with "
+                         f"`polo-lineup export-detector --model {path} --format {runtime}`")
+    if not _importable("onnxruntime" if runtime == "onnx" else "openvino"):
+        raise ModelError(f"--runtime {runtime}: its Python package is not installed")
+    return exported
+
+
+def exported_imgsz(path: Path) -> list[int] | None:
+    """The fixed [height, width] input an exported model was made for (from its metadata)."""
+    meta = None
+    if runtime_of(path) == "openvino":
+        import yaml
+        f = path / "metadata.yaml"
+        meta = yaml.safe_load(f.read_text()) if f.exists() else None
+    elif runtime_of(path) == "onnx":
+        import onnx
+        props = {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
+        meta = {"imgsz": ast.literal_eval(props["imgsz"])} if "imgsz" in props else None
+    size = (meta or {}).get("imgsz")
+    if isinstance(size, int):
+        return [size, size]
+    return [int(v) for v in size] if size else None
+
+
 class Detector:
     """Loads weights once; call it on BGR frames (one or a list) to get Detections."""
 
     def __init__(self, model: str | Path | None = None, class_map: dict[str, str] | None = None,
-                 imgsz: int | None = None, conf: float = 0.25, iou: float = 0.6, device: str = "cpu"):
-        path = Path(model) if model else DEFAULT_MODEL
-        if not path.exists():
-            raise ModelError(f"model file not found: {path}")
+                 imgsz: int | None = None, conf: float = 0.25, iou: float = 0.6, device: str = "cpu",
+                 runtime: str = "auto"):
+        path = resolve_model(model, runtime)
+        self.runtime = runtime_of(path)
         try:
             from ultralytics import YOLO
             self.model = YOLO(str(path), task="detect")
@@ -77,8 +145,17 @@ class Detector:
         self._lut = np.full(max(self.names) + 1, -1, np.int64)
         for k, v in self.map.items():
             self._lut[k] = v
-        trained = getattr(self.model, "overrides", {}).get("imgsz")
-        self.imgsz = int(imgsz or (trained if isinstance(trained, int) else 640))
+        if self.runtime == "torch":
+            trained = getattr(self.model, "overrides", {}).get("imgsz")
+            self.imgsz = int(imgsz or (trained if isinstance(trained, int) else 640))
+        else:
+            fixed = exported_imgsz(path)
+            if fixed is None:
+                raise ModelError(f"{path}: no input size in its metadata (export it with polo-lineup export-detector)")
+            if imgsz and int(imgsz) != max(fixed):
+                raise ModelError(f"{path} runs at its export size {fixed[1]}x{fixed[0]}; --imgsz {imgsz} needs "
+                                 f"the .pt (--runtime torch) or a new export")
+            self.imgsz = fixed
         self.conf, self.iou, self.device = conf, iou, device
 
     def __call__(self, frames):

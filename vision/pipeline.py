@@ -37,6 +37,7 @@ class AnalyzeOptions:
     model: str | None = None                         # default: models/polo-yolo.pt
     class_map: dict[str, str] | None = None
     imgsz: int | None = None
+    runtime: str = "auto"                  # detector runtime (vision.detect.RUNTIMES)
     conf: float = 0.3
     stride: int = 1                                  # analyse every Nth frame
     team_colours: dict[str, tuple[int, int, int]] | None = None   # BGR hints per team
@@ -111,7 +112,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     fld = Field(**{k: v for k, v in opts.field.items() if k in ("length_yd", "width_yd")})
     if detector is None:
         from vision.detect import Detector
-        detector = Detector(opts.model, class_map=opts.class_map, imgsz=opts.imgsz, conf=opts.conf)
+        detector = Detector(opts.model, class_map=opts.class_map, imgsz=opts.imgsz, conf=opts.conf,
+                            runtime=opts.runtime)
     hints = team_hints(opts)
     voter = IdentityVoter(hints=hints, min_separation=8.0)
     fps = reader.fps or 25.0

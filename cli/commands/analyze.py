@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     if colours and set(colours) != set(defending):
         raise UserError("the team colours must name the same two teams as --defending")
     opts = AnalyzeOptions(defending=defending, calibration=args.calibration or side.get("calibration"),
-                          model=args.model, class_map=class_map, imgsz=args.imgsz, conf=args.conf,
+                          model=args.model, class_map=class_map, imgsz=args.imgsz, runtime=args.runtime, conf=args.conf,
                           stride=args.stride, team_colours=colours,
                           throw_in_frame=args.throw_in_frame if args.throw_in_frame is not None
                           else side.get("throw_in_frame"),

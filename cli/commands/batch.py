@@ -17,7 +17,7 @@ def run(args: argparse.Namespace) -> int:
     except ModelError as exc:
         raise UserError(str(exc)) from None
     settings = BatchSettings(defending=parse_defending(args.defending) if args.defending else None,
-                             model=args.model, class_map=class_map, imgsz=args.imgsz, conf=args.conf,
+                             model=args.model, class_map=class_map, imgsz=args.imgsz, runtime=args.runtime, conf=args.conf,
                              stride=args.stride, min_run=args.min_run, annotate=not args.no_video,
                              moving_camera=not args.static_camera)
     try:

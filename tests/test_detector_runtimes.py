@@ -1,0 +1,78 @@
+"""The detector's runtimes: ONNX Runtime and OpenVINO exports give the PyTorch model's boxes,
+the shipped exports are of the shipped weights, and the runtime options fail clearly."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detect import DEFAULT_MODEL, Detector, ModelError, export_path, exported_imgsz, resolve_model
+from vision.detector_eval import box_iou
+from vision.export import export_detector, export_shape
+
+FRAME = Path(__file__).resolve().parents[1] / "sample_videos" / "clean_lineup" / "clip.mp4"
+
+
+@pytest.fixture(scope="module")
+def frame():
+    cap = cv2.VideoCapture(str(FRAME))
+    cap.set(cv2.CAP_PROP_POS_FRAMES, 40)
+    ok, img = cap.read()
+    assert ok
+    return img
+
+
+def _same_boxes(a, b, tol_px: float = 2.0) -> None:
+    """Same classes and boxes (within tol_px) for every confident box of `a`."""
+    keep = a.confidence >= 0.4
+    assert keep.sum() >= 5
+    ious = box_iou(a.xyxy[keep].astype(float), b.xyxy.astype(float))
+    j = ious.argmax(axis=1)
+    assert (ious.max(axis=1) > 0.9).all()
+    assert (b.class_id[j] == a.class_id[keep]).all()
+    assert np.abs(b.xyxy[j] - a.xyxy[keep]).max() <= tol_px
+
+
+def test_export_shape_is_the_letterboxed_frame():
+    assert export_shape(640) == (384, 640)
+    assert export_shape(416) == (256, 416)
+    assert export_shape(640, (720, 1280)) == (640, 384)
+
+
+@pytest.mark.parametrize("runtime", ["onnx", "openvino"])
+def test_shipped_exports_are_of_the_shipped_weights(frame, runtime):
+    exported = export_path(DEFAULT_MODEL, runtime)
+    assert exported.exists(), f"ship {exported}: polo-lineup export-detector"
+    torch_det = Detector(runtime="torch")
+    det = Detector(runtime=runtime)
+    assert det.path == exported and det.runtime == runtime
+    assert det.imgsz == list(export_shape(torch_det.imgsz))
+    _same_boxes(torch_det(frame), det(frame))
+
+
+def test_auto_runtime_takes_the_openvino_export_of_the_shipped_model_only(tmp_path):
+    assert resolve_model() == export_path(DEFAULT_MODEL, "openvino")
+    assert resolve_model(DEFAULT_MODEL) == DEFAULT_MODEL          # a named file runs as it is
+
+
+def test_export_round_trip_and_runtime_errors(tmp_path, frame):
+    pt = tmp_path / "m.pt"
+    shutil.copyfile(DEFAULT_MODEL, pt)
+    with pytest.raises(ModelError, match="no onnx export"):
+        Detector(pt, runtime="onnx")
+    written = export_detector(pt, ("onnx",))
+    assert written == [tmp_path / "m.onnx"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.onnx", "m.pt"]     # no export leftovers
+    assert exported_imgsz(written[0]) == list(export_shape(Detector(pt).imgsz))
+    _same_boxes(Detector(pt)(frame), Detector(pt, runtime="onnx")(frame))
+    with pytest.raises(ModelError, match="export size"):
+        Detector(written[0], imgsz=320)
+    with pytest.raises(ModelError, match="needs the .pt"):
+        Detector(written[0], runtime="openvino")
+    with pytest.raises(ModelError, match="runtime must be"):
+        Detector(pt, runtime="tensorrt")
+    with pytest.raises(ModelError, match="needs a PyTorch .pt"):
+        export_detector(written[0])
