@@ -1,6 +1,7 @@
 """One clip, end to end, into an output folder: the work unit of `analyze` and `batch`."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Callable
 
@@ -17,15 +18,27 @@ def analyze_to_folder(video: str | Path, out_dir: str | Path, opts, detector=Non
                       progress: Callable[[int, int], None] | None = None,
                       debrief: bool = True) -> tuple[dict, list[Path]]:
     """Analyse `video` and write annotated.mp4 (if opts.annotate), report.json, report.csv and
-    debrief.html (unless `debrief` is False) to `out_dir`, each file atomically."""
-    from vision.annotate_clip import write_annotated
-    from vision.detect import ModelError
-    from vision.pipeline import analyze, team_hints
+    debrief.html (unless `debrief` is False) to `out_dir`, each file atomically. On failure the
+    files written so far stay only if `out_dir` existed before (earlier outputs are never
+    half-overwritten: each file is replaced whole); folders this call made are removed."""
     out = Path(out_dir)
+    created = [p for p in (out, *out.parents) if not p.exists()]
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise AnalyzeError(f"cannot create output folder {out}: {exc.strerror}") from None
+    try:
+        return _analyze_into(video, out, opts, detector, progress, debrief)
+    except BaseException:
+        if created:                             # a failed run leaves no folder it made, nor what is in it
+            shutil.rmtree(created[-1], ignore_errors=True)
+        raise
+
+
+def _analyze_into(video, out: Path, opts, detector, progress, debrief) -> tuple[dict, list[Path]]:
+    from vision.annotate_clip import write_annotated
+    from vision.detect import ModelError
+    from vision.pipeline import analyze, team_hints
     try:
         analysis = analyze(video, opts, detector=detector, progress=progress)
         written = []

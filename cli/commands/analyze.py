@@ -68,9 +68,12 @@ def run(args: argparse.Namespace) -> int:
                           else side.get("throw_in_frame"),
                           min_run=args.min_run, moving_camera=not args.static_camera, annotate=not args.no_video,
                           field=side.get("field", {}))
-    bar = tqdm(desc=Path(args.video).name, unit="frame", disable=args.quiet, leave=False)
+    bars = []                     # made at the first frame, so that an early error prints only itself
 
     def progress(done: int, total: int) -> None:
+        if not bars:
+            bars.append(tqdm(desc=Path(args.video).name, unit="frame", disable=args.quiet, leave=False))
+        bar = bars[0]
         if total and bar.total != total:
             bar.total = total
         bar.n = done
@@ -80,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
     except AnalyzeError as exc:
         raise UserError(str(exc)) from None
     finally:
-        bar.close()
+        for bar in bars:
+            bar.close()
     print(console_summary(report))
     print("wrote " + ", ".join(str(p) for p in written))
     return 0
