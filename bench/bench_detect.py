@@ -1,0 +1,61 @@
+"""Detector speed on 1280x720 frames, for every runtime shipped, in one run (2 CPU cores).
+
+For each runtime (PyTorch .pt, ONNX Runtime .onnx, OpenVINO folder) it loads the shipped
+model, warms up, then times `repeats` rounds over `frames` decoded frames of a sample clip
+(letterboxed to the model's input inside the call) and prints the median frames per second
+and the speed relative to PyTorch measured in the same run (ratios are what to compare:
+absolute figures move with the machine's load).
+
+    .venv/bin/python bench/bench_detect.py [--clip sample_videos/clean_lineup/clip.mp4] [--frames 30] [--repeats 5]
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.detect import Detector, ModelError  # noqa: E402
+from vision.video_io import open_video  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--clip", default=str(ROOT / "sample_videos" / "clean_lineup" / "clip.mp4"))
+    ap.add_argument("--frames", type=int, default=30)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--model", default=None, help=".pt whose exports sit beside it (default: the shipped model)")
+    args = ap.parse_args()
+    reader = open_video(args.clip)
+    frames = [f for i, _t, f in reader if i < args.frames]
+    reader.close()
+    results = {}
+    for runtime in ("torch", "onnx", "openvino"):
+        try:
+            det = Detector(args.model, runtime=runtime)
+        except ModelError as exc:
+            print(f"{runtime:9s} skipped: {exc}")
+            continue
+        for f in frames[:3]:
+            det(f)
+        rounds = []
+        for _ in range(args.repeats):
+            t0 = time.perf_counter()
+            for f in frames:
+                det(f)
+            rounds.append(len(frames) / (time.perf_counter() - t0))
+        results[runtime] = statistics.median(rounds)
+        size = det.imgsz if isinstance(det.imgsz, int) else f"{det.imgsz[1]}x{det.imgsz[0]}"
+        print(f"{runtime:9s} {results[runtime]:6.1f} frames/s (median of {args.repeats} x {len(frames)} frames, "
+              f"input {size}, {det.path.name})")
+    if "torch" in results:
+        for runtime, fps in results.items():
+            print(f"  {runtime:9s} x{fps / results['torch']:.2f} PyTorch")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""Who plays the ball (vision.plays): a play is a hit (the ball's speed jumps) by a player
+within reach, preferring one riding to the ball; a ball passing by, and the throw's own
+bounces across the field, are not plays."""
+from __future__ import annotations
+
+import numpy as np
+
+from rules.document import LINEUP, PLAY, THROW_IN
+from vision.plays import ball_hits, detect_plays
+
+FPS = 25.0
+
+
+def _scene(n: int = 60, throw_in: int = 5):
+    t = np.arange(n) / FPS
+    phase = np.full(n, PLAY, np.int8)
+    phase[:throw_in] = LINEUP
+    phase[throw_in] = THROW_IN
+    return t, phase
+
+
+def test_ball_rolling_past_players_is_not_a_play():
+    t, phase = _scene()
+    ball = np.stack([140 + 0.6 * np.arange(len(t)), np.full(len(t), 70.0)], 1)    # 15 yd/s towards north
+    players = np.array([[[150.0, 71.0], [160.0, 69.5]]] * len(t))                  # both within reach as it passes
+    assert ball_hits(t, ball) == []
+    assert (detect_plays(t, players, ball, phase) == -1).all()
+
+
+def test_hit_from_rest_goes_to_the_rider_not_the_nearer_standing_player():
+    t, phase = _scene()
+    n, hit = len(t), 30
+    ball = np.full((n, 2), [150.0, 70.0])
+    ball[hit + 1:, 0] += 0.8 * np.arange(1, n - hit)                               # 20 yd/s towards north after the hit
+    standing = np.full((n, 2), [148.8, 70.0])                                      # 1.2 yd away, still
+    rider = np.stack([160.0 - 0.28 * np.minimum(np.arange(n), hit), np.full(n, 70.0)], 1)   # rides in: 1.6 yd
+    players = np.stack([standing, rider], 1)
+    play = detect_plays(t, players, ball, phase)
+    assert np.flatnonzero(play >= 0).tolist() == [hit]
+    assert play[hit] == 1
+
+
+def test_a_hit_hidden_for_a_few_frames_is_found_at_the_last_sighting():
+    t, phase = _scene()
+    n, hit = len(t), 30
+    ball = np.full((n, 2), [150.0, 70.0])
+    ball[hit + 1:, 0] += 0.8 * np.arange(1, n - hit)
+    ball[hit + 1:hit + 4] = np.nan                                                 # behind the hitter's horse
+    players = np.full((n, 1, 2), [151.0, 70.5])
+    assert [f for f, _ in ball_hits(t, ball)] == [hit]
+    assert detect_plays(t, players, ball, phase)[hit] == 0
+
+
+def test_the_throws_bounce_across_the_field_is_not_a_play_but_a_later_hit_across_is():
+    t, phase = _scene(n=90, throw_in=5)
+    n = len(t)
+    ball = np.full((n, 2), [150.0, 60.0])
+    # the throw: slows to rest at frame 20, then "bounces" on across the field (east) at frame 20
+    ball[6:20, 1] = 60.0 + 0.25 * np.arange(1, 15)
+    ball[20:30, 1] = ball[19, 1] + 0.8 * np.arange(1, 11)
+    ball[30:, 1] = ball[29, 1]
+    players = np.full((n, 2, 2), np.nan)
+    players[:, 0] = [150.5, 71.0]
+    players[:, 1] = [152.0, 70.0]
+    play = detect_plays(t, players, ball, phase)
+    assert (play[:40] == -1).all()                                                 # the throw's bounce: no play
+    # a hit towards the north goal (a play), then one straight across: both plays
+    ball[41:, 0] = 150.0 + 0.8 * np.arange(1, n - 40)
+    ball[60:, 0] = ball[59, 0]
+    ball[66:, 1] = ball[65, 1] + 0.8 * np.arange(1, n - 65)
+    players[:, 1] = ball[40] + [0.5, 0.5]
+    players[60:, 1] = ball[65] + [0.5, 0.5]
+    play = detect_plays(t, players, ball, phase)
+    assert np.flatnonzero(play >= 0).tolist() == [40, 65]
+
+
+def test_no_play_in_the_line_up_or_without_players():
+    t, phase = _scene(throw_in=50)
+    n = len(t)
+    ball = np.full((n, 2), [150.0, 70.0])
+    ball[21:, 0] += 0.8 * np.arange(1, n - 20)
+    players = np.full((n, 1, 2), [150.5, 70.5])
+    assert (detect_plays(t, players, ball, phase)[:50] == -1).all()
+    assert (detect_plays(t, np.zeros((n, 0, 2)), ball, phase) == -1).all()
