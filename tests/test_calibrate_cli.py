@@ -192,3 +192,55 @@ def test_page_check_and_save(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["cal.json"]
     with pytest.raises(urllib.error.URLError):            # the server has stopped
         urllib.request.urlopen(base, timeout=2)
+
+
+def _when_serving(url: str, then) -> threading.Thread:
+    """A thread that waits until `url` answers, then calls `then()`."""
+    def go():
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(url, timeout=2).close()
+                break
+            except OSError:
+                threading.Event().wait(0.05)
+        then()
+    t = threading.Thread(target=go, daemon=True)
+    t.start()
+    return t
+
+
+def test_cli_page_saves_and_exits_0(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "cal.json"
+    helpers = []
+
+    def fake_open(url):         # the "browser": saves the true points, then fails to open
+        helpers.append(_when_serving(url, lambda: _post(url + "save", {"points": _page_points(TRUE_POINTS)})))
+        raise RuntimeError("no display")
+
+    monkeypatch.setattr("webbrowser.open", fake_open)
+    rc, stdout, err = _calibrate(capsys, out, VIDEO, "--port", "0", "--frame", "0")
+    helpers[0].join(timeout=10)
+    assert rc == 0, err
+    assert "http://127.0.0.1:" in stdout and f"wrote {out}" in stdout
+    assert calibrate(out).rms_px < 0.5
+
+
+def test_cli_page_ctrl_c_writes_nothing(tmp_path, capsys, monkeypatch):
+    import _thread
+    out = tmp_path / "cal.json"
+    helpers = []
+    monkeypatch.setattr("webbrowser.open", lambda url: helpers.append(_when_serving(url, _thread.interrupt_main)))
+    rc, stdout, err = _calibrate(capsys, out, VIDEO, "--port", "0")
+    helpers[0].join(timeout=10)
+    assert rc == 130 and "nothing written" in err and err.count("\n") == 1, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_port_in_use(tmp_path, capsys):
+    page = CalibrationPage(grab_frame(VIDEO, 0), 0, tmp_path / "x.json", port=0)
+    try:
+        rc, _, err = _calibrate(capsys, tmp_path / "cal.json", VIDEO, "--port", page.port, "--no-browser")
+    finally:
+        page.close()
+    assert rc == 2 and "--port" in err and err.count("\n") == 1, err
+    assert list(tmp_path.iterdir()) == []

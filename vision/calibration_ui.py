@@ -182,12 +182,13 @@ function draw() {
   cv.width = img.naturalWidth * z; cv.height = img.naturalHeight * z;
   ctx.drawImage(img, 0, 0, cv.width, cv.height);
   ctx.font = "bold 14px sans-serif"; ctx.lineWidth = 2;
+  const at = v => (v + 0.5) * z;           // pixel centres are at whole numbers (OpenCV)
   pts.forEach((p, i) => {
-    const x = p.px[0] * z, y = p.px[1] * z;
-    if (fit && fit.points && fit.points[i]) {
-      const r = fit.points[i].reproj_px;
+    const x = at(p.px[0]), y = at(p.px[1]);
+    if (fit && fit.points && fit.points[i] && fit.points[i].reproj_px[0] !== null) {
+      const r = fit.points[i].reproj_px;    // yellow: from the click to where the fit puts it
       ctx.strokeStyle = "#ff0"; ctx.beginPath(); ctx.moveTo(x, y);
-      ctx.lineTo(r[0] * z, r[1] * z); ctx.stroke();
+      ctx.lineTo(at(r[0]), at(r[1])); ctx.stroke();
     }
     ctx.strokeStyle = "#f0f"; ctx.beginPath(); ctx.arc(x, y, 6, 0, 7); ctx.stroke();
     ctx.fillStyle = "#f0f"; ctx.fillText(String(i + 1), x + 8, y - 8);
@@ -226,7 +227,8 @@ async function post(path) {
 }
 cv.onclick = e => {
   const z = +zoom.value;
-  pts.push({px: [e.offsetX / z, e.offsetY / z].map(v => Math.round(v * 10) / 10), name: null, yd: null});
+  const px = [e.offsetX, e.offsetY].map(v => Math.round(((v + 0.5) / z - 0.5) * 10) / 10);
+  pts.push({px: px, name: null, yd: null});
   fit = null; render();
 };
 zoom.onchange = draw;
@@ -400,7 +402,7 @@ def _handler_class(page: CalibrationPage) -> type[BaseHTTPRequestHandler]:
                 self._json(HTTPStatus.BAD_REQUEST, {"ok": False, "error": f"malformed request: {exc}"})
                 return
             self._json(HTTPStatus.OK, answer)
-            if action is page.save and answer.get("ok"):
+            if self.path == "/save" and answer.get("ok"):
                 page._saved_event.set()       # after the answer went out
 
     return Handler

@@ -20,6 +20,7 @@ from vision import phase as phase_mod
 from vision.homography import calibrate
 from vision.observe import Observer, umpire_class_known
 from vision.plays import detect_plays
+from vision.roster import limit_roster
 from vision.positions import PIXEL_ERROR_PX, fill_gaps, smooth_tracks
 from vision.teams import UMPIRE, IdentityVoter
 from vision.tracking import UnitTracker
@@ -167,6 +168,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                                       override=_override_index(opts.throw_in_frame, frames))
     ph = phase_mod.phases(F, throw)
     identity = _identities(voter, tids, xy, ph == 0, opts.defending, fld.centre_x, hints is not None)
+    identity, xy, roster = limit_roster(identity, tids, xy, list(opts.defending), fld.length_yd, fld.width_yd)
 
     batch = _batch(fld, opts.defending, tids, identity, xy, t, ph, ball)
     batch.play = detect_plays(t, batch.players, ball, ph)
@@ -180,6 +182,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
 
     report = _report(video, opts, fit, frames, tids, identity, xy, sigma, boxes, ph, throw, verdict, events,
                      fps, time.perf_counter() - started, batch)
+    report["roster"] = {"off_field_tracks": roster.outside, "frames_with_too_many_players": roster.masked_frames,
+                        "positions_masked": roster.masked_positions}
     return Analysis(report, frames, batch, verdict, events, {tids[k]: identity.get(tids[k]) for k in range(len(tids))})
 
 

@@ -1,0 +1,41 @@
+"""Grooms and spectators near the boards, and more than four tracks of a team at once
+(vision.roster): off-field tracks are left out, the excess is masked frame by frame."""
+from __future__ import annotations
+
+import numpy as np
+
+from vision.roster import limit_roster
+
+TEAMS = ["red", "blue"]
+
+
+def test_off_field_tracks_are_left_out_and_umpires_are_kept():
+    F = 10
+    xy = np.zeros((4, F, 2))
+    xy[0] = [140.0, 60.0]                 # red player
+    xy[1] = [150.0, 172.0]                # a "red" groom 12 yd beyond the east sideline
+    xy[2] = [150.0, 58.0]                 # umpire
+    xy[3] = [-20.0, 60.0]                 # a "blue" spectator behind the south end line
+    ident = {1: "red", 2: "red", 3: "umpire", 4: "blue"}
+    out, xy2, roster = limit_roster(ident, [1, 2, 3, 4], xy, TEAMS, 300.0, 160.0)
+    assert out == {1: "red", 3: "umpire"}
+    assert roster.outside == [2, 4] and roster.masked_frames == 0
+    assert np.array_equal(xy2, xy)
+
+
+def test_a_fifth_red_at_once_is_masked_but_a_split_track_is_kept():
+    F = 20
+    xy = np.full((6, F, 2), np.nan)
+    for k in range(4):
+        xy[k] = [140.0 + k, 60.0]          # four reds all clip long
+    xy[4, :5] = [145.0, 70.0]              # a fifth red (a spare horse) in frames 0-4
+    xy[3, 10:] = np.nan                    # the 4th red's track is lost at frame 10...
+    xy[5, 10:] = [146.0, 71.0]             # ...and goes on as a new track (an id switch)
+    ident = {t: "red" for t in range(1, 7)}
+    out, xy2, roster = limit_roster(ident, list(range(1, 7)), xy, TEAMS, 300.0, 160.0)
+    assert out == ident
+    assert np.isnan(xy2[4, :5]).all()      # the extra one, seen least, is masked while five are present
+    assert np.isfinite(xy2[5, 10:]).all()  # the continuation never overlaps four others plus itself
+    assert np.isfinite(xy2[:4, :10]).all()
+    assert roster.masked_frames == 5 and roster.masked_positions == 5
+    assert np.isfinite(xy[4, :5]).all()    # the input is not modified

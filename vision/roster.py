@@ -1,0 +1,62 @@
+"""Who counts as a player: at most `max_per_team` players of a team at a time, on the field.
+
+Footage near the boards shows grooms, spare horses and spectators; a detector and the jersey
+vote may make them tracks of a team. The documented degraded result:
+- a track whose median position lies off the field (beyond a sideline or an end line by more
+  than `margin_yd`) is nobody's player: it is left out of the rules and of the report;
+- where a team has more than `max_per_team` tracks at once, only the `max_per_team` seen in
+  the most frames over the clip take part in that frame; the others' positions are masked
+  there (a split track of one player never overlaps itself in time, so it is kept).
+Umpires are not capped (one or two, plus whoever the vote calls an umpire).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class Roster:
+    outside: list[int] = field(default_factory=list)        # track ids left out: off the field
+    masked_frames: int = 0                                   # frames where a team had too many tracks
+    masked_positions: int = 0                                # (track, frame) positions masked for that
+
+
+def limit_roster(identity: dict[int, str], tids: list[int], xy: np.ndarray, teams: list[str],
+                 length_yd: float, width_yd: float, max_per_team: int = 4, margin_yd: float = 5.0
+                 ) -> tuple[dict[int, str], np.ndarray, Roster]:
+    """(identity without off-field tracks, xy with the excess masked, what was done).
+
+    xy: (T, F, 2) yards per track (row k is tids[k]); not modified.
+    """
+    roster = Roster()
+    ident = dict(identity)
+    xy = xy.copy()
+    for k, tid in enumerate(tids):
+        if ident.get(tid) not in teams:
+            continue
+        pts = xy[k][np.isfinite(xy[k, :, 0])]
+        if not len(pts):
+            continue
+        mx, my = np.median(pts, axis=0)
+        if not (-margin_yd <= mx <= length_yd + margin_yd and -margin_yd <= my <= width_yd + margin_yd):
+            ident.pop(tid)
+            roster.outside.append(int(tid))
+    seen = np.isfinite(xy[:, :, 0])
+    masked = np.zeros(xy.shape[1], bool)
+    for team in teams:
+        rows = [k for k, tid in enumerate(tids) if ident.get(tid) == team]
+        if len(rows) <= max_per_team:
+            continue
+        order = sorted(rows, key=lambda k: (-int(seen[k].sum()), tids[k]))      # most seen first
+        rank = np.array(order)
+        present = seen[rank]                                                   # (R, F) in rank order
+        over = np.cumsum(present, axis=0) > max_per_team                       # beyond the first 4 present
+        drop = present & over
+        for r, k in enumerate(rank):
+            xy[k, drop[r]] = np.nan
+        roster.masked_positions += int(drop.sum())
+        masked |= drop.any(axis=0)
+    roster.masked_frames = int(masked.sum())
+    return ident, xy, roster
