@@ -70,6 +70,21 @@ def test_frame_index_is_recorded(tmp_path, capsys):
     assert json.loads(out.read_text())["frame"] == 3 and calibrate(out).calibration.frame == 3
 
 
+def test_landmarks_follow_the_field_size(tmp_path, capsys):
+    from vision.homography import field_to_image, look_at_homography
+    G = look_at_homography((137.5, -60, 25), (137.5, 60), 900, (1280, 720))
+    names = ["centre_spot", "centre_line_x_west_sideline", "south_60_x_west_sideline",
+             "north_60_x_west_sideline", "south_60_centre", "north_60_centre"]
+    marks = field_landmarks(275, 150)
+    specs = [f"{n}={u},{v}" for n in names for u, v in [field_to_image(G, marks[n])]]
+    out = tmp_path / "cal.json"
+    rc, _, err = _calibrate(capsys, out, VIDEO, "--field", "275x150", *_point_args(specs))
+    assert rc == 0, err
+    fit = calibrate(out)
+    assert (fit.calibration.length_yd, fit.calibration.width_yd) == (275, 150)
+    assert fit.rms_yd < 0.01 and np.allclose(fit.calibration.yd[0], (137.5, 75))
+
+
 COLLINEAR = [f"150,{y}={100 + 10 * y},{200 + 3 * y}" for y in (10, 40, 70, 100, 130)]
 
 
@@ -83,6 +98,7 @@ COLLINEAR = [f"150,{y}={100 + 10 * y},{200 + 3 * y}" for y in (10, 40, 70, 100, 
     (_point_args(["900,80=640,300"] + SPECS[-4:]), "outside the field"),
     (["--frame", "150", *_point_args(SPECS)], "past the end"),
     (["--frame", "-1", *_point_args(SPECS)], "--frame"),
+    (["--field", "big", *_point_args(SPECS)], "--field"),
 ])
 def test_bad_input_exits_2_with_one_line(tmp_path, capsys, args, needle):
     out = tmp_path / "cal.json"

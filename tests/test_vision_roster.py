@@ -39,3 +39,18 @@ def test_a_fifth_red_at_once_is_masked_but_a_split_track_is_kept():
     assert np.isfinite(xy2[:4, :10]).all()
     assert roster.masked_frames == 5 and roster.masked_positions == 5
     assert np.isfinite(xy[4, :5]).all()    # the input is not modified
+
+
+def test_the_extra_one_farthest_from_the_umpire_is_masked():
+    F = 10
+    xy = np.full((6, F, 2), np.nan)
+    for k in range(4):
+        xy[k] = [146.0 + k, 62.0]          # four reds by the umpire...
+    xy[1, :3] = np.nan                     # (one of them seen less)
+    xy[4] = [150.0, 5.0]                   # ...and a "red" groom by the boards, seen in every frame
+    xy[5] = [150.0, 58.0]                  # the umpire
+    ident = {1: "red", 2: "red", 3: "red", 4: "red", 5: "red", 6: "umpire"}
+    out, xy2, roster = limit_roster(ident, [1, 2, 3, 4, 5, 6], xy, TEAMS, 300.0, 160.0)
+    assert np.isnan(xy2[4, 3:]).all() and np.isfinite(xy2[1, 3:]).all()
+    assert np.isfinite(xy2[4, :3]).all()   # while only four reds are seen, the fourth is not masked
+    assert roster.masked_frames == F - 3

@@ -110,7 +110,10 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     reader = open_video(video)
     cal_src = opts.calibration or video.with_name("calibration.json")
     fit = calibrate(cal_src if isinstance(cal_src, dict) else str(cal_src))
-    fld = Field(**{k: v for k, v in opts.field.items() if k in ("length_yd", "width_yd")})
+    # The field's size: the sidecar's "field" when given, else the calibration file's own.
+    size = {"length_yd": fit.calibration.length_yd, "width_yd": fit.calibration.width_yd}
+    size.update({k: v for k, v in opts.field.items() if k in ("length_yd", "width_yd")})
+    fld = Field(**size)
     if detector is None:
         from vision.detect import Detector
         detector = Detector(opts.model, class_map=opts.class_map, imgsz=opts.imgsz, conf=opts.conf,
@@ -168,7 +171,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                                       override=_override_index(opts.throw_in_frame, frames))
     ph = phase_mod.phases(F, throw)
     identity = _identities(voter, tids, xy, ph == 0, opts.defending, fld.centre_x, hints is not None)
-    identity, xy, roster = limit_roster(identity, tids, xy, list(opts.defending), fld.length_yd, fld.width_yd)
+    identity, xy, roster = limit_roster(identity, tids, xy, list(opts.defending), fld.length_yd, fld.width_yd,
+                                           umpire_label=UMPIRE)
 
     batch = _batch(fld, opts.defending, tids, identity, xy, t, ph, ball)
     batch.play = detect_plays(t, batch.players, ball, ph)

@@ -4,14 +4,17 @@ Footage near the boards shows grooms, spare horses and spectators; a detector an
 vote may make them tracks of a team. The documented degraded result:
 - a track whose median position lies off the field (beyond a sideline or an end line by more
   than `margin_yd`) is nobody's player: it is left out of the rules and of the report;
-- where a team has more than `max_per_team` tracks at once, only the `max_per_team` seen in
-  the most frames over the clip take part in that frame; the others' positions are masked
-  there (a split track of one player never overlaps itself in time, so it is kept).
+- where a team has more than `max_per_team` tracks at once, only the `max_per_team` nearest
+  the play take part in that frame (ranked by their median distance to the umpire over the
+  clip; without an umpire, by the frames they were seen in); the others' positions are
+  masked there. A split track of one player never overlaps itself in time, so it is kept.
 Umpires are not capped (one or two, plus whoever the vote calls an umpire).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+import warnings
 
 import numpy as np
 
@@ -23,9 +26,19 @@ class Roster:
     masked_positions: int = 0                                # (track, frame) positions masked for that
 
 
+def _rank_key(xy: np.ndarray, k: int, umpire: np.ndarray | None, seen: np.ndarray):
+    if umpire is not None:
+        with np.errstate(invalid="ignore"):
+            d = np.hypot(*(xy[k] - umpire).T)
+        d = d[np.isfinite(d)]
+        if len(d):
+            return (0, float(np.median(d)))
+    return (1, -float(seen[k].sum()))
+
+
 def limit_roster(identity: dict[int, str], tids: list[int], xy: np.ndarray, teams: list[str],
-                 length_yd: float, width_yd: float, max_per_team: int = 4, margin_yd: float = 5.0
-                 ) -> tuple[dict[int, str], np.ndarray, Roster]:
+                 length_yd: float, width_yd: float, max_per_team: int = 4, margin_yd: float = 5.0,
+                 umpire_label: str = "umpire") -> tuple[dict[int, str], np.ndarray, Roster]:
     """(identity without off-field tracks, xy with the excess masked, what was done).
 
     xy: (T, F, 2) yards per track (row k is tids[k]); not modified.
@@ -44,12 +57,18 @@ def limit_roster(identity: dict[int, str], tids: list[int], xy: np.ndarray, team
             ident.pop(tid)
             roster.outside.append(int(tid))
     seen = np.isfinite(xy[:, :, 0])
+    ump_rows = [k for k, tid in enumerate(tids) if ident.get(tid) == umpire_label]
+    umpire = None
+    if ump_rows:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)             # frames with no umpire: NaN
+            umpire = np.nanmean(xy[ump_rows], axis=0)                           # (F, 2), NaN where none seen
     masked = np.zeros(xy.shape[1], bool)
     for team in teams:
         rows = [k for k, tid in enumerate(tids) if ident.get(tid) == team]
         if len(rows) <= max_per_team:
             continue
-        order = sorted(rows, key=lambda k: (-int(seen[k].sum()), tids[k]))      # most seen first
+        order = sorted(rows, key=lambda k: (*_rank_key(xy, k, umpire, seen), tids[k]))   # nearest the play first
         rank = np.array(order)
         present = seen[rank]                                                   # (R, F) in rank order
         over = np.cumsum(present, axis=0) > max_per_team                       # beyond the first 4 present

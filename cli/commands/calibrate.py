@@ -36,11 +36,23 @@ def _pair(text: str, spec: str, what: str) -> tuple[float, float]:
     return a, b
 
 
+def parse_field(text: str) -> dict:
+    """``LENGTHxWIDTH`` in yards (e.g. ``300x160``) → the calibration's ``field`` object."""
+    try:
+        length, width = (float(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise UserError(f"--field: expected LENGTHxWIDTH in yards, e.g. 300x160, got {text!r}") from None
+    if not (0 < length < 1000 and 0 < width < 1000):
+        raise UserError(f"--field: length and width must be positive yards, got {text!r}")
+    return {"length_yd": length, "width_yd": width}
+
+
 def run(args: argparse.Namespace) -> int:
     from vision.calibration_ui import CalibrationPage, build_calibration, grab_frame
     from vision.errors import CalibrationError, VideoError
 
     points = [parse_point_spec(s) for s in args.point or []]
+    field = parse_field(args.field)
     out = Path(args.out)
     if out.is_dir():
         raise UserError(f"--out {out}: is a directory; give a file name such as {out / 'calibration.json'}")
@@ -54,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
     if points:
         try:
-            result = build_calibration(points, image_size, args.frame)
+            result = build_calibration(points, image_size, args.frame, field)
         except CalibrationError as exc:
             raise UserError(str(exc)) from None
         _write(out, result["doc"])
@@ -64,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise UserError(f"--port must be 0..65535, got {args.port}")
     try:
-        page = CalibrationPage(frame, args.frame, out, port=args.port,
+        page = CalibrationPage(frame, args.frame, out, port=args.port, field=field,
                                title=f"{Path(args.video).name}, frame {args.frame}")
     except OSError as exc:
         raise UserError(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}"
@@ -121,6 +133,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=8765,
                    help="port of the local page on 127.0.0.1 (default 8765; 0 = any free port)")
     p.add_argument("--no-browser", action="store_true", help="print the page's URL but do not open a browser")
+    p.add_argument("--field", default="300x160", metavar="LENGTHxWIDTH",
+                   help="field size in yards (default 300x160); landmark positions depend on it")
     p.add_argument("--point", action="append", metavar="SPEC",
                    help="non-interactive: NAME=U,V (a field landmark at pixel U,V) or X,Y=U,V (yards X,Y "
                         "at pixel U,V); repeat for each point (4 or more)")
