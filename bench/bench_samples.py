@@ -1,0 +1,81 @@
+"""Accuracy on every sample clip: `analyze` (the shipped detector, or the renderer's true
+boxes with --truth-boxes) then `evaluate` against the clip's truth, as a Markdown table
+against the issue's thresholds (events P/R >= 0.95, median position error <= 0.5 yd (1.0 on
+the panning clip), p95 <= 1.5 yd, throw-in within 3 frames).
+
+    .venv/bin/python bench/bench_samples.py [--truth-boxes] [--only NAME ...] [--runtime auto] [--json out.json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from reports.evaluate import evaluate_report  # noqa: E402
+from vision.analyze_job import analyze_to_folder  # noqa: E402
+from vision.pipeline import AnalyzeOptions  # noqa: E402
+from vision.sidecar import load_sidecar  # noqa: E402
+
+SAMPLES = ROOT / "sample_videos"
+PANNING = {"clean_lineup_pan"}
+
+
+def meets(name: str, s: dict) -> bool:
+    med = 1.0 if name in PANNING else 0.5
+    ti = s["throw_in_frame_error"]
+    throw_ok = (ti is not None and ti <= 3) or (s["truth_throw_in_frame"] is None and s["throw_in_frame"] is None)
+    return (s["event_precision"] >= 0.95 and s["event_recall"] >= 0.95 and s["position_error_median_yd"] <= med
+            and s["position_error_p95_yd"] <= 1.5 and throw_ok)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--truth-boxes", action="store_true", help="the renderer's true boxes instead of the detector")
+    ap.add_argument("--only", nargs="*", default=None)
+    ap.add_argument("--runtime", default="auto")
+    ap.add_argument("--json", default=None, help="also write the scores here")
+    args = ap.parse_args()
+    names = args.only or sorted(p.parent.name for p in SAMPLES.glob("*/truth.json"))
+    detector = None
+    if not args.truth_boxes:
+        from vision.detect import Detector
+        detector = Detector(runtime=args.runtime, conf=0.3)
+    rows, scores = [], {}
+    for name in names:
+        clip = SAMPLES / name / "clip.mp4"
+        truth = json.loads((SAMPLES / name / "truth.json").read_text())
+        side = load_sidecar(clip)
+        opts = AnalyzeOptions(defending=side["defending"], calibration=side["calibration"],
+                              team_colours=side["team_colours"], annotate=False, runtime=args.runtime)
+        det = detector
+        if args.truth_boxes:
+            from synth.truth_detector import TruthDetector
+            det = TruthDetector(truth)
+        t0 = time.perf_counter()
+        with tempfile.TemporaryDirectory() as tmp:
+            report, _ = analyze_to_folder(clip, tmp, opts, detector=det, debrief=False)
+        s = evaluate_report(report, truth)
+        s["seconds"] = round(time.perf_counter() - t0, 1)
+        scores[name] = s
+        ti = "none" if s["throw_in_frame"] is None else f"{s['throw_in_frame']} ({s['truth_throw_in_frame']})"
+        rows.append(f"| {name} | {s['event_precision']:.2f} / {s['event_recall']:.2f} | "
+                    f"{s['position_error_median_yd']:.2f} / {s['position_error_p95_yd']:.2f} | {ti} | "
+                    f"{s['id_switches']} | {'yes' if meets(name, s) else 'no'} |")
+        print(rows[-1], flush=True)
+    what = "true boxes" if args.truth_boxes else f"shipped detector ({detector.runtime}, {detector.path.name})"
+    print(f"\n{what}: {sum(meets(n, s) for n, s in scores.items())} of {len(scores)} clips meet every threshold")
+    print("| clip | events P / R | position error median / p95, yd | throw-in frame (truth) | id switches | meets |")
+    print("|---|---|---|---|---|---|")
+    print("\n".join(rows))
+    if args.json:
+        Path(args.json).write_text(json.dumps(scores, indent=1, default=str))
+
+
+if __name__ == "__main__":
+    main()
