@@ -44,6 +44,10 @@ class Observer:
     camera: object | None          # a CameraMotionTracker, or None for a fixed H
     H0: np.ndarray
     detector_knows_umpires: bool = True
+    # How a look votes "umpire": "detector" (its umpire class only), "both" (the detector's
+    # umpire class, or else the striped-shirt score: a detector weak on umpires is helped).
+    # Without an umpire class (COCO) the stripe score alone decides.
+    umpire_cues: str = "both"
     frames: list[FrameObs] = field(default_factory=list)
 
     def observe(self, index: int, t: float, frame: np.ndarray, det: Detections | None = None) -> FrameObs:
@@ -65,9 +69,10 @@ class Observer:
             # wanted when the detector cannot tell umpires itself.
             if self.voter.observations(tid) >= 9 and (len(self.frames) + tid) % 3:
                 continue
-            look = describe(frame, units.person_xyxy[k], stripes=not self.detector_knows_umpires)
-            self.voter.observe(tid, look,
-                               umpire=bool(units.is_umpire[k]) if self.detector_knows_umpires else None)
+            both = self.umpire_cues == "both"
+            look = describe(frame, units.person_xyxy[k], stripes=both or not self.detector_knows_umpires)
+            said = bool(units.is_umpire[k]) if self.detector_knows_umpires else None
+            self.voter.observe(tid, look, umpire=(True if said else None) if both and said is not None else said)
         balls = det.of(BALL)
         ball_px = ball_yd = None
         if len(balls):
