@@ -159,3 +159,24 @@ def test_variable_frame_rate_timestamps(tmp_path):
     times = [t for _, t, _ in open_video(path)]
     want = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.75, 1.0, 1.25]
     assert times == pytest.approx(want, abs=0.011)
+
+
+def test_prefetch_yields_the_same_frames_and_passes_errors_on(clip, tmp_path):
+    from vision.video_io import prefetch
+    direct = [(i, t, f.sum()) for i, t, f in open_video(clip)]
+    ahead = [(i, t, f.sum()) for i, t, f in prefetch(open_video(clip), depth=2)]
+    assert ahead == direct and len(direct) > 3
+
+    def failing():
+        yield 1
+        yield 2
+        raise VideoError("truncated or corrupt: the stream ended after 2 of 9 frames")
+    got = []
+    with pytest.raises(VideoError, match="truncated"):
+        for item in prefetch(failing()):
+            got.append(item)
+    assert got == [1, 2]
+
+    gen = prefetch(iter(range(1000)), depth=3)      # a consumer that stops early stops the thread
+    assert next(gen) == 0
+    gen.close()

@@ -7,7 +7,7 @@ from typing import Callable
 import numpy as np
 
 from vision.draw import Marker, annotate
-from vision.video_io import VideoWriter, open_video
+from vision.video_io import VideoWriter, open_video, prefetch
 
 
 def event_lines(events: list[dict], frame_index: int) -> list[str]:
@@ -29,7 +29,7 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
     markers: list[Marker] = []
     H_inv = None
     with VideoWriter(out_path, fps) as writer:
-        for index, _t, frame in reader:
+        for index, _t, frame in prefetch(reader):
             fr = by_index.get(index)
             if fr is not None:
                 markers = [Marker(o["id"], o["team"], o["box_px"], (o["x_yd"], o["y_yd"])) for o in fr["players"]]

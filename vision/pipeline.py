@@ -24,7 +24,7 @@ from vision.roster import limit_roster
 from vision.positions import PIXEL_ERROR_PX, fill_gaps, smooth_tracks
 from vision.teams import UMPIRE, IdentityVoter
 from vision.tracking import UnitTracker
-from vision.video_io import open_video
+from vision.video_io import open_video, prefetch
 
 COLOUR_WORDS = {"red": (40, 40, 210), "blue": (200, 90, 30), "white": (235, 235, 235), "black": (25, 25, 25),
                 "yellow": (30, 220, 230), "green": (40, 160, 40), "navy": (90, 40, 20), "orange": (20, 140, 250),
@@ -126,7 +126,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     obs = Observer(detector, voter, UnitTracker(fps=fps / opts.stride), camera, fit.H,
                    detector_knows_umpires=umpire_class_known(detector))
     total = reader.n_frames
-    for index, t, frame in reader:
+    for index, t, frame in prefetch(reader):
         if index % opts.stride == 0:
             obs.observe(index, t, frame)
         if progress:

@@ -12,10 +12,12 @@ close and deleted on an exception, so no half-written file is ever left under `p
 from __future__ import annotations
 
 import os
+import queue
+import threading
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import cv2
 import numpy as np
@@ -323,3 +325,54 @@ class VideoWriter:
             self.close()
         else:
             self.abort()
+
+
+# ------------------------------------------------------------------------------------
+# Read-ahead
+# ------------------------------------------------------------------------------------
+class _Failure:
+    def __init__(self, exc: BaseException):
+        self.exc = exc
+
+
+def prefetch(items: Iterable, depth: int = 4) -> Iterator:
+    """Iterate `items` (e.g. a VideoReader) in a background thread, up to `depth` ahead.
+
+    OpenCV decodes without holding the GIL, so the next frames are decoded while the caller
+    works on this one. Exceptions raised by `items` (a truncated file's VideoError) reach the
+    caller at the point where they happened; when the caller stops early the thread stops too.
+    """
+    q: queue.Queue = queue.Queue(maxsize=max(1, depth))
+    done, stop = object(), threading.Event()
+
+    def put(item) -> bool:
+        while not stop.is_set():
+            try:
+                q.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def run() -> None:
+        try:
+            for item in items:
+                if not put(item):
+                    return
+            put(done)
+        except BaseException as exc:  # noqa: BLE001 - handed to the consumer
+            put(_Failure(exc))
+
+    thread = threading.Thread(target=run, name="prefetch", daemon=True)
+    thread.start()
+    try:
+        while True:
+            item = q.get()
+            if item is done:
+                return
+            if isinstance(item, _Failure):
+                raise item.exc
+            yield item
+    finally:
+        stop.set()
+        thread.join(timeout=5.0)
