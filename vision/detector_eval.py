@@ -71,12 +71,15 @@ def horse_recall(detector, data_yaml: Path, split: str = "val", iou: float = 0.5
             "horse_recall_iou50_dense": dense_found / max(dense_total, 1), "dense_horses": int(dense_total)}
 
 
-def evaluate_detector(model_path: str | None, data: str, split: str = "val", imgsz: int | None = None) -> dict:
+def evaluate_detector(model_path: str | None, data: str, split: str = "val", imgsz: int | None = None,
+                      runtime: str = "torch") -> dict:
+    """Scores of the .pt by default (the figures hold for its exports: tests/test_detector_runtimes.py
+    checks that they give the same boxes)."""
     from vision.detect import Detector
     data_yaml = Path(data)
     if data_yaml.is_dir():
         data_yaml = data_yaml / "data.yaml"
-    detector = Detector(model_path, imgsz=imgsz, conf=0.25)
+    detector = Detector(model_path, imgsz=imgsz, conf=0.25, runtime=runtime)
     metrics = detector.model.val(data=str(data_yaml.resolve()), split=split, imgsz=detector.imgsz, device="cpu",
                                  workers=0, plots=False, verbose=False, batch=8)
     ap50 = {}

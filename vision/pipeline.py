@@ -126,9 +126,11 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     obs = Observer(detector, voter, UnitTracker(fps=fps / opts.stride), camera, fit.H,
                    detector_knows_umpires=umpire_class_known(detector))
     total = reader.n_frames
-    for index, t, frame in prefetch(reader):
-        if index % opts.stride == 0:
-            obs.observe(index, t, frame)
+    # Two stages overlap: a background thread decodes and detects frame i+1 (both release
+    # the GIL) while this one follows the camera, tracks and describes frame i.
+    for index, t, frame, det in prefetch(detect_frames(prefetch(reader), detector, opts.stride), depth=2):
+        if det is not None:
+            obs.observe(index, t, frame, det)
         if progress:
             progress(index + 1, total)
     reader.close()
@@ -189,6 +191,16 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     report["roster"] = {"off_field_tracks": roster.outside, "frames_with_too_many_players": roster.masked_frames,
                         "positions_masked": roster.masked_positions}
     return Analysis(report, frames, batch, verdict, events, {tids[k]: identity.get(tids[k]) for k in range(len(tids))})
+
+
+def detect_frames(frames, detector, stride: int = 1):
+    """(index, t, frame, detections or None when the stride skips the frame) per frame."""
+    wants_index = getattr(detector, "wants_index", False)
+    for index, t, frame in frames:
+        det = None
+        if index % stride == 0:
+            det = detector(frame, index=index) if wants_index else detector(frame)
+        yield index, t, frame, det
 
 
 def _override_index(frame_index: int | None, frames) -> int | None:
