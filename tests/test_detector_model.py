@@ -18,7 +18,7 @@ SAMPLES = Path(__file__).resolve().parents[1] / "sample_videos"
 
 @pytest.fixture(scope="module")
 def detector() -> Detector:
-    return Detector()
+    return Detector(runtime="torch")      # the .pt; its exports give the same boxes (test_detector_runtimes)
 
 
 def _frame(name: str, index: int):
