@@ -81,3 +81,32 @@ def test_random_scenarios_are_valid_and_varied():
 def test_cli_rejects_bad_arguments(capsys, tmp_path):
     assert main(["synth-dataset", "--n", "0", "--out", str(tmp_path)]) == 2
     assert "--n" in capsys.readouterr().err
+
+
+def test_training_crops_keep_the_boxes_at_inference_scale():
+    """crop_example: halve the frame, cut a window around the horses; boxes are scaled and
+    moved with it, and those kept lie inside the window."""
+    import numpy as np
+
+    from synth.dataset import CROP_KEEP, crop_example
+    img = np.zeros((720, 1280, 3), np.uint8)
+    W, H = 1280, 720
+
+    def line(c, x1, y1, x2, y2):
+        return f"{c} {(x1 + x2) / 2 / W:.6f} {(y1 + y2) / 2 / H:.6f} {(x2 - x1) / W:.6f} {(y2 - y1) / H:.6f}"
+    lines = [line(0, 600, 300, 700, 400),       # a horse in the middle: 50x50 after halving
+             line(1, 620, 250, 660, 300)]       # its rider
+    out, kept = crop_example(img, lines, 0.5, (384, 360), np.random.default_rng(0))
+    assert out.shape == (360, 384, 3)
+    boxes = [[float(v) for v in k.split()] for k in kept]
+    assert [int(b[0]) for b in boxes] == [0, 1]
+    c, cx, cy, bw, bh = boxes[0]
+    assert bw * 384 == pytest.approx(50, abs=0.5) and bh * 360 == pytest.approx(50, abs=0.5)
+    for _c, cx, cy, bw, bh in boxes:
+        assert 0 <= cx - bw / 2 and cx + bw / 2 <= 1 and 0 <= cy - bh / 2 and cy + bh / 2 <= 1
+    # a box cut by the window: kept (clipped) when at least CROP_KEEP of it is inside, else dropped
+    edge = [line(0, 0, 300, 200, 400)]                         # 100x50 after halving, at the left edge
+    for seed in range(5):
+        _, kept = crop_example(img, lines + edge, 0.5, (384, 360), np.random.default_rng(seed))
+        for k in kept[2:]:
+            assert float(k.split()[3]) * 384 >= CROP_KEEP * 100 - 0.5
