@@ -39,13 +39,15 @@ def main() -> None:
     ap.add_argument("--truth-boxes", action="store_true", help="the renderer's true boxes instead of the detector")
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--runtime", default="auto")
+    ap.add_argument("--model", default=None, help="weights (default: the shipped model)")
+    ap.add_argument("--imgsz", type=int, default=None)
     ap.add_argument("--json", default=None, help="also write the scores here")
     args = ap.parse_args()
     names = args.only or sorted(p.parent.name for p in SAMPLES.glob("*/truth.json"))
     detector = None
     if not args.truth_boxes:
         from vision.detect import Detector
-        detector = Detector(runtime=args.runtime, conf=0.3)
+        detector = Detector(args.model, runtime=args.runtime, conf=0.3, imgsz=args.imgsz)
     rows, scores = [], {}
     for name in names:
         clip = SAMPLES / name / "clip.mp4"

@@ -56,18 +56,24 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
 
 
 def throw_in_from_players(t: np.ndarray, xy: np.ndarray, movers: int = 2, speed_yds: float = 2.5,
-                          still_s: float = 1.0) -> int | None:
+                          still_s: float = 1.0, sustain_s: float = 0.3) -> int | None:
+    """The first frame from which at least `movers` players ride faster than `speed_yds` for
+    `sustain_s` (a jump of one jittery track for a frame or two is not the start of play),
+    after at least `still_s` of stillness."""
     v = speeds(xy, t)
     if not v.size:
         return None
     with np.errstate(invalid="ignore"):
         moving = np.sum(v > speed_yds, axis=0)
     still_since = None
-    for f in range(xy.shape[1]):
+    F = xy.shape[1]
+    for f in range(F):
         if moving[f] == 0:
             still_since = t[f] if still_since is None else still_since
         elif moving[f] >= movers and still_since is not None and t[f] - still_since >= still_s:
-            return f
+            end = int(np.searchsorted(t, t[f] + sustain_s))
+            if end <= F and np.all(moving[f:end] >= movers):
+                return f
         elif moving[f] >= movers:
             still_since = None
     return None
