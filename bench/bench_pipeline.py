@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rules import Field, check_batch  # noqa: E402
+from vision.annotate_clip import ANNOTATED_PRESET  # noqa: E402
 from vision.camera_motion import CameraMotionTracker  # noqa: E402
 from vision.detect import Detector  # noqa: E402
 from vision.draw import Marker, annotate  # noqa: E402
@@ -49,7 +50,7 @@ def main() -> None:
     spent: dict[str, float] = defaultdict(float)
     n = 0
     positions = []
-    with tempfile.TemporaryDirectory() as tmp, VideoWriter(Path(tmp) / "bench.mp4", reader.fps or 25) as writer:
+    with tempfile.TemporaryDirectory() as tmp, VideoWriter(Path(tmp) / "bench.mp4", reader.fps or 25, preset=ANNOTATED_PRESET) as writer:
         it = iter(reader)
         while n < args.frames:
             t0 = time.perf_counter()
