@@ -72,7 +72,9 @@ class Observer:
             both = self.umpire_cues == "both"
             look = describe(frame, units.person_xyxy[k], stripes=both or not self.detector_knows_umpires)
             said = bool(units.is_umpire[k]) if self.detector_knows_umpires else None
-            self.voter.observe(tid, look, umpire=(True if said else None) if both and said is not None else said)
+            if both and said is False:
+                said = None                   # "a rider" from the detector: the stripes decide
+            self.voter.observe(tid, look, umpire=said)
         balls = det.of(BALL)
         ball_px = ball_yd = None
         if len(balls):
