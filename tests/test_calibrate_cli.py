@@ -243,11 +243,19 @@ def test_cli_page_saves_and_exits_0(tmp_path, capsys, monkeypatch):
 
 def test_cli_page_ctrl_c_writes_nothing(tmp_path, capsys, monkeypatch):
     import _thread
-    out = tmp_path / "cal.json"
-    helpers = []
-    monkeypatch.setattr("webbrowser.open", lambda url: helpers.append(_when_serving(url, _thread.interrupt_main)))
-    rc, stdout, err = _calibrate(capsys, out, VIDEO, "--port", "0")
-    helpers[0].join(timeout=10)
+    import signal
+    # A shell starts background jobs with SIGINT ignored, and interrupt_main() then does
+    # nothing (the test would wait forever): give it the terminal's default Ctrl-C handler.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        out = tmp_path / "cal.json"
+        helpers = []
+        monkeypatch.setattr("webbrowser.open",
+                            lambda url: helpers.append(_when_serving(url, _thread.interrupt_main)))
+        rc, stdout, err = _calibrate(capsys, out, VIDEO, "--port", "0")
+        helpers[0].join(timeout=10)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert rc == 130 and "nothing written" in err and err.count("\n") == 1, err
     assert list(tmp_path.iterdir()) == []
 
