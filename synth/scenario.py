@@ -30,7 +30,8 @@ class ScenarioError(ValueError):
 
 
 def _fail(path: str, msg: str):
-    raise ScenarioError(f"{path}: {msg}" if path else msg)
+    text = f"{path}: {msg}" if path else msg
+    raise ScenarioError(text.replace("\r", "\\r").replace("\n", "\\n"))     # one line, whatever the input held
 
 
 def _num(v: Any, path: str, lo: float | None = None, hi: float | None = None) -> float:
@@ -58,7 +59,7 @@ def _list(v: Any, path: str, min_len: int = 0) -> list:
 def _known(d: dict, keys: set[str], path: str) -> None:
     unknown = set(d) - keys
     if unknown:
-        _fail(path, f"unknown key(s): {', '.join(sorted(map(str, unknown)))}")
+        _fail(path, f"unknown key(s): {', '.join(sorted(map(repr, unknown)))}")
 
 
 # ------------------------------------------------------------------------------------
@@ -232,11 +233,11 @@ def parse_scenario(data: Any, default_name: str = "scenario") -> Scenario:
         _known(p, {"t", "player"}, f"plays[{i}]")
         t = _num(p.get("t"), f"plays[{i}].t", 0, duration)
         pid = p.get("player")
-        if pid not in ids or next(o for o in objects if o.id == pid).role != "player":
+        if not isinstance(pid, str) or pid not in ids or next(o for o in objects if o.id == pid).role != "player":
             _fail(f"plays[{i}].player", f"{pid!r} is not a player id in objects")
         plays.append((t, pid))
     thrower = d.get("thrower")
-    if thrower is not None and (thrower not in ids or next(o for o in objects if o.id == thrower).role != "umpire"):
+    if thrower is not None and (not isinstance(thrower, str) or thrower not in ids or next(o for o in objects if o.id == thrower).role != "umpire"):
         _fail("thrower", f"{thrower!r} is not an umpire id in objects")
     look = _obj(d.get("look", {}), "look")
     from synth.look import LOOK_KEYS

@@ -120,3 +120,13 @@ def test_cli_answers_a_fuzzed_calibration_with_exit_2_and_writes_nothing(tmp_pat
     err = capsys.readouterr().err
     assert rc == 2 and err.strip() and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_found_by_the_fuzzer_a_list_as_play_player_or_thrower():
+    """Hypothesis found it in CI: `"player": []` in a play raised TypeError (unhashable list)."""
+    import pytest
+    for mutate in (lambda d: d["plays"][0].update(player=[]), lambda d: d.update(thrower={"a": 1})):
+        doc = copy.deepcopy(SCENARIO)
+        mutate(doc)
+        with pytest.raises(ScenarioError):
+            parse_scenario(doc)
