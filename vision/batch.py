@@ -342,11 +342,9 @@ def process_clip(job: ClipJob, progress: Callable[[int, int], None] | None = Non
     return row
 
 
-def _init_worker(progress_queue, threads: int) -> None:
-    """Pool worker start: where to report progress; its share of the CPU threads (so that
-    N workers' OpenCV and torch pools do not each take every core)."""
-    global _PROGRESS_QUEUE
-    _PROGRESS_QUEUE = progress_queue
+def limit_threads(threads: int) -> None:
+    """This worker's share of the CPU threads (so that N workers' OpenCV and torch pools do
+    not each take every core); 0 leaves them as they are."""
     if threads > 0:
         import sys
 
@@ -354,6 +352,13 @@ def _init_worker(progress_queue, threads: int) -> None:
         cv2.setNumThreads(threads)
         if "torch" in sys.modules:
             sys.modules["torch"].set_num_threads(threads)
+
+
+def _init_worker(progress_queue, threads: int) -> None:
+    """Pool worker start: where to report progress, and its share of the CPU threads."""
+    global _PROGRESS_QUEUE
+    _PROGRESS_QUEUE = progress_queue
+    limit_threads(threads)
 
 
 def _worker(job: ClipJob) -> dict:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from typing import Callable, Sequence
 
-from vision.batch import BatchError, ClipJob, _base_row, one_line, process_clip
+from vision.batch import BatchError, ClipJob, _base_row, limit_threads, one_line, process_clip
 
 CONNECT_TIMEOUT = "15s"          # how long to try reaching a --scheduler
 LOST = "the Dask worker was lost while analysing this clip"
@@ -27,13 +27,7 @@ LOST = "the Dask worker was lost while analysing this clip"
 
 def _task(job: ClipJob, threads: int) -> dict:
     """process_clip on a Dask worker, with its share of the CPU threads."""
-    import sys
-
-    import cv2
-    if threads > 0:
-        cv2.setNumThreads(threads)
-        if "torch" in sys.modules:
-            sys.modules["torch"].set_num_threads(threads)
+    limit_threads(threads)
     return process_clip(job)
 
 

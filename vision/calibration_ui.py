@@ -27,8 +27,8 @@ import numpy as np
 
 from reports.atomic import write_text
 from vision.errors import CalibrationError, VideoError
-from vision.homography import (DEFAULT_LENGTH, DEFAULT_WIDTH, field_landmarks, field_to_image,
-                               image_to_field, calibrate, parse_calibration)
+from vision.homography import (DEFAULT_LENGTH, DEFAULT_WIDTH, calibrate, calibration_text, field_landmarks,
+                               field_to_image, image_to_field, parse_calibration)
 from vision.video_io import open_video
 
 Point = tuple[str | None, tuple[float, float], tuple[float, float] | None]
@@ -118,14 +118,6 @@ def build_calibration(points: Iterable[Point], image_size: tuple[int, int], fram
         "warnings": list(fit.warnings), "text": fit.summary(),
     }
     return {"doc": doc, "summary": summary}
-
-
-def calibration_text(doc: dict) -> str:
-    """calibration.json text with one correspondence per line (as the renderer writes it)."""
-    head = [f"  {json.dumps(k)}: {json.dumps(v, allow_nan=False)}," for k, v in doc.items()
-            if k != "points"]
-    pts = ",\n".join(f"    {json.dumps(p, allow_nan=False)}" for p in doc["points"])
-    return "{\n" + "\n".join(head) + '\n  "points": [\n' + pts + "\n  ]\n}\n"
 
 
 def save_calibration(path: str | Path, doc: dict) -> None:

@@ -209,6 +209,17 @@ def parse_calibration(doc: Any, source: str = "calibration") -> Calibration:
     return Calibration(px, yd, names, _parse_image_size(doc), length, width, frame)
 
 
+def calibration_text(doc: dict) -> str:
+    """calibration.json text with one correspondence per line (the renderer's and the
+    `calibrate` command's layout); NaN or infinity refused (ValueError)."""
+    lines = ["{"]
+    lines += [f"  {json.dumps(k)}: {json.dumps(v, allow_nan=False)}," for k, v in doc.items() if k != "points"]
+    pts = ",\n".join(f"    {json.dumps(p, allow_nan=False)}" for p in doc["points"])
+    lines.append('  "points": [\n' + pts + "\n  ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 def load_calibration(path: str | Path) -> Calibration:
     """Read and parse a calibration.json; `CalibrationError` on any problem."""
     path = Path(path)

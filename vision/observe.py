@@ -65,8 +65,8 @@ class Observer:
         for k in np.flatnonzero((ids >= 0) & ~np.isnan(units.person_xyxy[:, 0])):
             tid = int(ids[k])
             # Identity is a vote over many looks: once a track has a few, look every 3rd frame
-            # (staggered by track id so that frames cost alike). The stripe score is only
-            # wanted when the detector cannot tell umpires itself.
+            # (staggered by track id so that frames cost alike). The stripe score is skipped
+            # only when the detector's umpire class alone decides (umpire_cues "detector").
             if self.voter.observations(tid) >= 9 and (len(self.frames) + tid) % 3:
                 continue
             both = self.umpire_cues == "both"

@@ -6,10 +6,11 @@ rides to the ball; a player standing in the line-up a yard away does not hit it.
 
 A ball merely passing a player (the umpire's throw flying through the line-up, a roll) is not
 a play, which a bare proximity rule would count. Speeds come from the ball's sightings in
-field yards: before a sighting over the two sightings before it, after it over the two after
-it, each pair at most `max_gap_s` apart, so a hit hidden by the hitter's horse for a few
-frames is still found (at the last sighting before it). Projection of an airborne ball onto
-the ground exaggerates its speed; the ratio test (`gain`) keeps its bounces from counting.
+field yards: before a sighting over the two sightings before it (or the one, if the earlier
+is more than `max_gap_s` away), after it to the next sighting, at most `max_gap_s` later, so a
+hit hidden by the hitter's horse for a few frames is still found (at the last sighting
+before it). Projection of an airborne ball onto the ground exaggerates its speed; the ratio
+test (HIT_GAIN_RATIO) keeps its bounces from counting.
 Until the first play after the throw-in, the ball going along the line of the umpire's throw,
 which is across the field between the ranks (along the centre line, either way: the ground
 projection of a falling ball can seem to move backwards), within `THROW_CONE_DEG`, is the
@@ -37,7 +38,7 @@ def ball_hits(t: np.ndarray, ball: np.ndarray, max_gap_s: float = 0.4, min_inter
     """(frame, direction) of each hit: the last sighting before the ball's speed jumps, and
     the unit vector it leaves in."""
     seen = np.flatnonzero(np.isfinite(ball).all(axis=1))
-    hits: list[int] = []
+    hits: list[tuple[int, np.ndarray]] = []
     for k in range(1, len(seen) - 1):
         f = seen[k]
         b0, a1 = seen[max(0, k - 2)], seen[k + 1]

@@ -12,9 +12,8 @@ Umpires are not capped (one or two, plus whoever the vote calls an umpire).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import warnings
+from dataclasses import dataclass, field
 
 import numpy as np
 
