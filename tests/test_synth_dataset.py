@@ -110,3 +110,8 @@ def test_training_crops_keep_the_boxes_at_inference_scale():
         _, kept = crop_example(img, lines + edge, 0.5, (384, 360), np.random.default_rng(seed))
         for k in kept[2:]:
             assert float(k.split()[3]) * 384 >= CROP_KEEP * 100 - 0.5
+
+
+def test_cli_names_the_bad_crop_option(capsys, tmp_path):
+    rc = main(["synth-dataset", "--n", "1", "--out", str(tmp_path / "d"), "--crop", "384by360"])
+    assert rc == 2 and "--crop: expected WIDTHxHEIGHT" in capsys.readouterr().err

@@ -51,11 +51,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parse_size(text: str) -> tuple[int, int]:
+def _parse_size(text: str, option: str = "--size") -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise UserError(f"--size: expected WIDTHxHEIGHT, e.g. 640x360, got {text!r}") from None
+        raise UserError(f"{option}: expected WIDTHxHEIGHT, e.g. 640x360, got {text!r}") from None
     if not (16 <= w <= 4096 and 16 <= h <= 4096) or w % 2 or h % 2:
-        raise UserError("--size: width and height must be even numbers from 16 to 4096")
+        raise UserError(f"{option}: width and height must be even numbers from 16 to 4096")
     return w, h

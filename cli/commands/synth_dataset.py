@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     size = _parse_size(args.size)
     if not 0.05 <= args.scale <= 1.0:
         raise UserError("--scale must be in [0.05, 1]")
-    crop = _parse_size(args.crop) if args.crop else None
+    crop = _parse_size(args.crop, "--crop") if args.crop else None
     try:
         res = write_dataset(args.out, args.n, args.seed, args.val_fraction, args.workers, size,
                             scale=args.scale, crop=crop)
