@@ -5,12 +5,16 @@ import argparse
 
 
 def add_detection_options(p: argparse.ArgumentParser) -> None:
-    """--model, --runtime, --class-map, --imgsz, --conf, --stride, --min-run."""
+    """--model, --runtime, --ball-model, --class-map, --imgsz, --conf, --stride, --min-run,
+    --margin-sigmas, --track-space."""
     p.add_argument("--model", default=None, help="detector weights (default: models/polo-yolo.pt)")
     p.add_argument("--runtime", choices=("auto", "torch", "onnx", "openvino"), default="auto",
                    help="detector runtime: auto (default: the shipped model's OpenVINO export when present, "
                         "else the .pt; a --model file as it is), torch, onnx or openvino (exports made by "
                         "`polo-lineup export-detector` beside the .pt)")
+    p.add_argument("--ball-model", default="auto", metavar="PATH|auto|none",
+                   help="the ball stage's weights, run on full-resolution windows around the umpire and the "
+                        "last sighting (default auto: models/polo-ball.pt; none: only the detector's own balls)")
     p.add_argument("--class-map", default=None,
                    help="map other weights' class names to ours, e.g. person=rider,horse=horse (COCO is known)")
     p.add_argument("--imgsz", type=int, default=None, help="detector input size (default: the model's)")
@@ -18,3 +22,10 @@ def add_detection_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--stride", type=int, default=1, help="analyse every Nth frame (default: every frame)")
     p.add_argument("--min-run", type=int, default=3,
                    help="frames a violation must hold to be reported as an event (default: %(default)s)")
+    p.add_argument("--margin-sigmas", type=float, default=1.0,
+                   help="a distance, side or speed finding must hold by this many standard deviations of "
+                        "the positions' uncertainty (default: %(default)s; 0 takes positions as exact)")
+    p.add_argument("--track-space", choices=("field", "image"), default="field",
+                   help="track players on their field positions in yards (default) or on their ground "
+                        "points in pixels, camera motion compensated (fewer swaps in still line-ups, "
+                        "more lost tracks with a noisy detector)")

@@ -56,6 +56,15 @@ def _event_match(ev: dict, tev: dict, id_map: dict, tol: int) -> bool:
     return mine == theirs
 
 
+def _coverage(report: dict, truth: dict, matched: int, visible: float = 0.25) -> float | None:
+    """Matched positions per truth player/umpire in view (at least `visible` of him seen) over
+    the analysed frames: the error figures say nothing of the players a run did not place."""
+    analysed = {fr["index"] for fr in report["frames"]}
+    seen = sum(1 for fr in truth["frames"] if fr["index"] in analysed for o in _objects(fr)
+               if o.get("visible_fraction", 1.0) >= visible)
+    return round(matched / seen, 4) if seen else None
+
+
 def evaluate_report(report: dict, truth: dict, min_run: int | None = None, tolerance_frames: int = 5,
                     match_yd: float = 3.0) -> dict:
     min_run = min_run or report.get("options", {}).get("min_run", 3)
@@ -97,7 +106,8 @@ def evaluate_report(report: dict, truth: dict, min_run: int | None = None, toler
             "frame_agreement": round(float(np.mean(agree)), 4) if agree else None,
             "position_error_median_yd": round(float(np.nanmedian(err)), 3),
             "position_error_p95_yd": round(float(np.nanpercentile(err, 95)), 3),
-            "matched_positions": len(errors), "id_switches": switches,
+            "matched_positions": len(errors), "position_coverage": _coverage(report, truth, len(errors)),
+            "id_switches": switches,
             "throw_in_frame": r_ti, "truth_throw_in_frame": t_ti,
             "throw_in_frame_error": None if r_ti is None or t_ti is None else abs(r_ti - t_ti),
             "unmatched_events": [{k: e[k] for k in ("code", "player", "start_frame", "end_frame")}

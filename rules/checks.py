@@ -30,14 +30,32 @@ def umpire_distances(b: FrameBatch) -> UmpireDistances:
     return UmpireDistances(d, nearest, np.take_along_axis(d, nearest[..., None], 2)[..., 0])
 
 
+def player_sigma(b: FrameBatch) -> np.ndarray:
+    """(F, P) 1-sigma position uncertainty in yards (0 where exact or unknown)."""
+    s = b.player_sigma if b.player_sigma is not None else np.zeros(b.players.shape[:2])
+    return np.nan_to_num(np.asarray(s, float))
+
+
+def umpire_sigma(b: FrameBatch) -> np.ndarray:
+    """(F, U) 1-sigma position uncertainty in yards (0 where exact or unknown)."""
+    s = b.umpire_sigma if b.umpire_sigma is not None else np.zeros(b.umpires.shape[:2])
+    return np.nan_to_num(np.asarray(s, float))
+
+
+def pair_sigma(b: FrameBatch) -> np.ndarray:
+    """(F, P, U) uncertainty of each player-umpire distance."""
+    return np.hypot(player_sigma(b)[:, :, None], umpire_sigma(b)[:, None, :])
+
+
 def before_throw_in(b: FrameBatch) -> np.ndarray:
     """(F,) frames where the line-up rules apply (line-up and throw-in frames)."""
     return b.phase != PLAY
 
 
-def wrong_side(b: FrameBatch) -> np.ndarray:
-    """(F, P) players strictly on the far side of the centre line from the goal they defend."""
-    return b.attack_sign()[None, :] * (b.players[:, :, 0] - b.field.centre_x) > 0
+def wrong_side(b: FrameBatch, margin: float | np.ndarray = 0.0) -> np.ndarray:
+    """(F, P) players strictly on the far side of the centre line from the goal they defend
+    (by more than `margin` yards)."""
+    return b.attack_sign()[None, :] * (b.players[:, :, 0] - b.field.centre_x) > margin
 
 
 def reversed_lineup(b: FrameBatch, wrong: np.ndarray) -> np.ndarray:
@@ -54,17 +72,27 @@ def contacts(b: FrameBatch, thr: Thresholds) -> tuple[np.ndarray, np.ndarray]:
     d = np.hypot(p[:, :, None, 0] - p[:, None, :, 0], p[:, :, None, 1] - p[:, None, :, 1])
     opposing = b.player_team[:, None] != b.player_team[None, :]
     upper = np.triu(np.ones((p.shape[1], p.shape[1]), bool), 1)
-    return (d < thr.contact_yd) & (opposing & upper)[None], d
+    s = player_sigma(b)
+    margin = thr.margin_sigmas * np.hypot(s[:, :, None], s[:, None, :])
+    return (d + margin < thr.contact_yd) & (opposing & upper)[None], d
 
 
-def closing_speed(b: FrameBatch, ud: UmpireDistances, window_s: float = 0.5) -> np.ndarray:
-    """(F, P, U) speed in yd/s at which each player closes on each umpire over the last window."""
+def closing_speed(b: FrameBatch, ud: UmpireDistances, window_s: float = 0.5,
+                  with_sigma: bool = False):
+    """(F, P, U) speed in yd/s at which each player closes on each umpire over the last window
+    (and, `with_sigma`, its 1-sigma uncertainty from the positions' at both ends)."""
     prev = np.searchsorted(b.t, b.t - window_s, side="right") - 1
     prev = np.clip(prev, 0, None)
     dt = b.t - b.t[prev]
+    rate = 1.0 / np.where(dt > 0, dt, np.nan)[:, None, None]
     with np.errstate(invalid="ignore"):
-        closing = (ud.dist[prev] - ud.dist) / np.where(dt > 0, dt, np.nan)[:, None, None]
-    return np.where(np.isfinite(closing), closing, 0.0)
+        closing = (ud.dist[prev] - ud.dist) * rate
+    closing = np.where(np.isfinite(closing), closing, 0.0)
+    if not with_sigma:
+        return closing
+    ps = pair_sigma(b)
+    sigma = np.nan_to_num(np.hypot(ps, ps[prev]) * rate)
+    return closing, sigma
 
 
 def thrower(b: FrameBatch, frame: int) -> int:

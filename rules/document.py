@@ -48,6 +48,9 @@ class FrameBatch:
     play: np.ndarray                     # (F,) player column making a play, -1 for none
     thrower: np.ndarray                  # (F,) umpire column throwing in, -1 when unknown
     changing_horse: np.ndarray           # (F, P) bool
+    # 1-sigma uncertainty of each position in yards (measured positions); None = exact.
+    player_sigma: np.ndarray | None = None   # (F, P)
+    umpire_sigma: np.ndarray | None = None   # (F, U)
 
     @property
     def n_frames(self) -> int:

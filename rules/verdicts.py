@@ -43,10 +43,13 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
     lineup = checks.before_throw_in(b)
 
     ud = checks.umpire_distances(b)
-    wrong = checks.wrong_side(b)
+    z = thr.margin_sigmas
+    wrong = checks.wrong_side(b, z * checks.player_sigma(b))
     rev = checks.reversed_lineup(b, wrong) & lineup
+    near_margin = z * np.take_along_axis(checks.pair_sigma(b), ud.nearest[..., None], 2)[..., 0] \
+        if ud.dist.shape[2] else 0.0
 
-    for f, p in zip(*np.nonzero(lineup[:, None] & (ud.min_dist < thr.umpire_clearance_yd))):
+    for f, p in zip(*np.nonzero(lineup[:, None] & (ud.min_dist + near_margin < thr.umpire_clearance_yd))):
         viol[f].append({"code": "FIVE_YARD", "player": pid[p], "team": team_of[p],
                         "umpire": uid[ud.nearest[f, p]], "distance_yd": float(ud.min_dist[f, p]),
                         "limit_yd": thr.umpire_clearance_yd})
@@ -67,8 +70,9 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
                         "opponent": pid[j], "distance_yd": float(pair_d[f, i, j]), "limit_yd": thr.contact_yd})
 
     if ud.dist.shape[2]:
-        closing = checks.closing_speed(b, ud)
-        rushing = (closing > thr.rush_speed_yds) & (ud.dist < thr.rush_zone_yd) & lineup[:, None, None]
+        closing, closing_sigma = checks.closing_speed(b, ud, with_sigma=True)
+        rushing = (closing - z * closing_sigma > thr.rush_speed_yds) & (ud.dist < thr.rush_zone_yd) \
+            & lineup[:, None, None]
         for f, p, u in zip(*np.nonzero(rushing)):
             viol[f].append({"code": "RUSHING_UMPIRE", "player": pid[p], "team": team_of[p], "umpire": uid[u],
                             "closing_speed_yds": float(closing[f, p, u]), "distance_yd": float(ud.dist[f, p, u]),

@@ -15,3 +15,8 @@ def test_output() -> Path:
 
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
+
+# Ultralytics' logger keeps the stream that sys.stderr was when it was first imported. Imported
+# here, that is the session's; imported inside a test using capsys, it would be that test's
+# stream, closed afterwards, and every later model load would print "--- Logging error ---".
+import ultralytics  # noqa: E402,F401

@@ -115,3 +115,52 @@ def test_training_crops_keep_the_boxes_at_inference_scale():
 def test_cli_names_the_bad_crop_option(capsys, tmp_path):
     rc = main(["synth-dataset", "--n", "1", "--out", str(tmp_path / "d"), "--crop", "384by360"])
     assert rc == 2 and "--crop: expected WIDTHxHEIGHT" in capsys.readouterr().err
+
+
+def test_ball_crops_are_enlarged_around_the_ball_with_only_its_class():
+    """focus="ball": the window holds the ball (enlarged by `scale`), and with classes=("ball",)
+    only its box is kept, numbered 0; without a ball the window is at the umpire's upper body."""
+    import numpy as np
+
+    from synth.dataset import crop_example
+    img = np.zeros((720, 1280, 3), np.uint8)
+    W, H = 1280, 720
+
+    def line(c, x1, y1, x2, y2):
+        return f"{c} {(x1 + x2) / 2 / W:.6f} {(y1 + y2) / 2 / H:.6f} {(x2 - x1) / W:.6f} {(y2 - y1) / H:.6f}"
+    horse, rider, umpire, ball = (line(0, 100, 500, 160, 600), line(1, 110, 460, 150, 520),
+                                  line(2, 900, 200, 940, 280), line(3, 1000, 400, 1004, 404))
+    for seed in range(5):
+        out, kept = crop_example(img, [horse, rider, umpire, ball], 1.5, (320, 320),
+                                 np.random.default_rng(seed), focus="ball", classes=("ball",))
+        assert out.shape == (320, 320, 3)
+        assert len(kept) == 1
+        c, cx, cy, bw, bh = (float(v) for v in kept[0].split())
+        assert c == 0 and bw * 320 == pytest.approx(6, abs=0.1) and bh * 320 == pytest.approx(6, abs=0.1)
+    # no ball: the crop is cut around the umpire, and has no label
+    rng = np.random.default_rng(0)
+    out, kept = crop_example(img + 0, [horse, rider, umpire], 1.5, (320, 320), rng, focus="ball",
+                             classes=("ball",))
+    assert kept == []
+    marked = img.copy()
+    marked[200:280, 900:940] = 255                   # the umpire's box, to find it in the crop
+    out, _ = crop_example(marked, [horse, rider, umpire], 1.5, (320, 320), np.random.default_rng(0),
+                          focus="ball", classes=("ball",))
+    assert out.max() == 255
+
+
+def test_ball_dataset_names_only_the_ball(tmp_path):
+    res = write_dataset(tmp_path / "b", 3, seed=5, val_fraction=0, workers=1, size=SIZE, progress=False,
+                        scale=1.5, crop=(96, 96), focus="ball", classes=("ball",))
+    assert set(res.boxes) == {"ball"}
+    assert "  0: ball" in (tmp_path / "b" / "data.yaml").read_text()
+    labels = [ln for p in (tmp_path / "b" / "labels" / "train").glob("*.txt") for ln in p.read_text().splitlines()]
+    assert all(ln.split()[0] == "0" for ln in labels) and len(labels) == res.boxes["ball"]
+    with pytest.raises(ValueError):
+        write_dataset(tmp_path / "c", 1, size=SIZE, progress=False, classes=("ball", "goat"))
+
+
+def test_cli_rejects_unknown_classes(capsys, tmp_path):
+    rc = main(["synth-dataset", "--n", "1", "--out", str(tmp_path / "d"), "--classes", "ball,goat"])
+    assert rc == 2 and "--classes" in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()

@@ -85,9 +85,12 @@ class BatchSettings:
     class_map: dict[str, str] | None = None
     imgsz: int | None = None
     runtime: str = "auto"
+    ball_model: str | None = "auto"               # the ball stage (vision.ball)
     conf: float = 0.3
     stride: int = 1
     min_run: int = 3
+    margin_sigmas: float = 1.0
+    track_space: str = "field"
     annotate: bool = True                         # write annotated.mp4
     moving_camera: bool = True
 
@@ -206,9 +209,10 @@ def clip_options(clip: str | Path, settings: BatchSettings):
         raise ClipSettingsError(f"{where}: team_colours name {sorted(colours)}, but the teams are {sorted(defending)}")
     return AnalyzeOptions(defending=defending, calibration=side.get("calibration"), model=settings.model,
                           class_map=settings.class_map, imgsz=settings.imgsz, conf=settings.conf,
-                          runtime=settings.runtime,
+                          runtime=settings.runtime, ball_model=settings.ball_model,
                           stride=settings.stride, team_colours=colours, throw_in_frame=side.get("throw_in_frame"),
-                          min_run=settings.min_run, moving_camera=settings.moving_camera,
+                          min_run=settings.min_run, margin_sigmas=settings.margin_sigmas,
+                          track_space=settings.track_space, moving_camera=settings.moving_camera,
                           annotate=settings.annotate, field=side.get("field", {}))
 
 
@@ -285,11 +289,12 @@ _PROGRESS_QUEUE = None
 def shared_detector(settings: BatchSettings):
     """This process's detector for these settings, loaded on first use."""
     key = (settings.model, tuple(sorted((settings.class_map or {}).items())), settings.imgsz, settings.conf,
-           settings.runtime)
+           settings.runtime, settings.ball_model)
     if key not in _DETECTORS:
         from vision.detect import Detector
         _DETECTORS[key] = Detector(settings.model, class_map=settings.class_map, imgsz=settings.imgsz,
-                                   conf=settings.conf, runtime=settings.runtime)
+                                   conf=settings.conf, runtime=settings.runtime,
+                                   ball_model=settings.ball_model)
     return _DETECTORS[key]
 
 
@@ -553,6 +558,8 @@ def run_batch(inputs: str | Path | Sequence[str | Path], out_dir: str | Path, se
         raise BatchError("--scheduler needs --backend dask")
     if settings.stride < 1 or settings.min_run < 1:
         raise BatchError("--stride and --min-run must be at least 1")
+    if not 0 <= settings.margin_sigmas <= 10:
+        raise BatchError("--margin-sigmas must be in [0, 10]")
     if settings.defending:
         try:
             check_defending(settings.defending, "--defending")
@@ -570,6 +577,8 @@ def run_batch(inputs: str | Path | Sequence[str | Path], out_dir: str | Path, se
         model = Path(settings.model) if settings.model else DEFAULT_MODEL
         if not model.is_file():
             raise BatchError(f"model file not found: {model}")
+        if settings.ball_model not in (None, "auto", "none") and not Path(settings.ball_model).exists():
+            raise BatchError(f"ball model file not found: {settings.ball_model}")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -81,11 +81,11 @@ def _importable(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
-def resolve_model(model: str | Path | None = None, runtime: str = "auto") -> Path:
-    """The weights file (or OpenVINO folder) to load for `model` under `runtime`."""
+def resolve_model(model: str | Path | None = None, runtime: str = "auto", default: Path = DEFAULT_MODEL) -> Path:
+    """The weights file (or OpenVINO folder) to load for `model` (None: the shipped `default`) under `runtime`."""
     if runtime not in RUNTIMES:
         raise ModelError(f"runtime must be one of {', '.join(RUNTIMES)}, got {runtime!r}")
-    path = Path(model) if model else DEFAULT_MODEL
+    path = Path(model) if model else default
     if not path.exists():
         raise ModelError(f"model file not found: {path}")
     have = runtime_of(path)
@@ -126,11 +126,14 @@ def exported_imgsz(path: Path) -> list[int] | None:
 
 
 class Detector:
-    """Loads weights once; call it on BGR frames (one or a list) to get Detections."""
+    """Loads weights once; call it on BGR frames (one or a list) to get Detections.
+
+    It also carries the ball stage (`ball_finder`, vision.ball), which the pipeline runs on
+    full-resolution windows where this model, at its whole-frame scale, cannot see the ball."""
 
     def __init__(self, model: str | Path | None = None, class_map: dict[str, str] | None = None,
                  imgsz: int | None = None, conf: float = 0.25, iou: float = 0.6, device: str = "cpu",
-                 runtime: str = "auto"):
+                 runtime: str = "auto", ball_model: str | Path | None = "auto"):
         path = resolve_model(model, runtime)
         self.runtime = runtime_of(path)
         try:
@@ -157,6 +160,9 @@ class Detector:
                                  f"the .pt (--runtime torch) or a new export")
             self.imgsz = fixed
         self.conf, self.iou, self.device = conf, iou, device
+        # The ball stage (vision.ball): the shipped ball model by default, "none" for none.
+        from vision.ball import load_ball_finder
+        self.ball_finder = load_ball_finder(ball_model, runtime)
 
     def __call__(self, frames):
         single = isinstance(frames, np.ndarray)

@@ -17,6 +17,10 @@ from vision.teams import IdentityVoter, describe
 from vision.tracking import UnitTracker
 
 
+VOTE_MIN_SEAT = 0.4     # pairing score (vision.players.seat_score) a look needs to vote: true pairs
+                        # score 0.46 and up (the renderer's boxes, all sample clips), a neighbour's rider ~0.33
+
+
 @dataclass
 class FrameObs:
     index: int
@@ -48,6 +52,7 @@ class Observer:
     # umpire class, or else the striped-shirt score: a detector weak on umpires is helped).
     # Without an umpire class (COCO) the stripe score alone decides.
     umpire_cues: str = "both"
+    ball: object | None = None     # a vision.ball.BallFollower: looks for the ball the detector missed
     frames: list[FrameObs] = field(default_factory=list)
 
     def observe(self, index: int, t: float, frame: np.ndarray, det: Detections | None = None) -> FrameObs:
@@ -61,8 +66,15 @@ class Observer:
             H, ok = step.H, step.ok
         ground = ground_point_px(units.horse_xyxy)
         field_yd = image_to_field(H, ground) if len(ground) else np.zeros((0, 2))
-        ids = self.tracker.update(units, field_yd)
-        for k in np.flatnonzero((ids >= 0) & ~np.isnan(units.person_xyxy[:, 0])):
+        # The camera's motion since the last frame, pixels to pixels (None when it is fixed).
+        motion = None
+        if self.camera is not None and self.frames:
+            motion = np.linalg.inv(H) @ self.frames[-1].H
+        ids = self.tracker.update(units, field_yd, ground, motion, (frame.shape[1], frame.shape[0]))
+        # Only a person sitting squarely on the horse speaks for the unit: in a line-up a
+        # neighbour's rider can be the best fit for a horse whose own rider was missed.
+        seated = units.seat >= VOTE_MIN_SEAT if units.seat is not None else np.ones(len(units), bool)
+        for k in np.flatnonzero((ids >= 0) & ~np.isnan(units.person_xyxy[:, 0]) & seated):
             tid = int(ids[k])
             # Identity is a vote over many looks: once a track has a few, look every 3rd frame
             # (staggered by track id so that frames cost alike). The stripe score is skipped
@@ -80,11 +92,28 @@ class Observer:
         if len(balls):
             best = int(np.argmax(balls.confidence))
             ball_px = balls.bottom_centre[best]
+            if self.ball is not None:
+                self.ball.remember(index, ball_px)
+        elif self.ball is not None:
+            seen = self.ball.find(frame, index, self._umpire_boxes(units, ids))
+            if seen is not None:
+                ball_px = seen.xy
+        if ball_px is not None:
             ball_yd = image_to_field(H, ball_px[None])[0]
         obs = FrameObs(index, t, H, ok, ids, units.horse_xyxy, units.person_xyxy,
                        units.is_umpire, ground, field_yd, yards_per_pixel(H, ground), ball_px, ball_yd)
         self.frames.append(obs)
         return obs
+
+    def _umpire_boxes(self, units, ids: np.ndarray) -> np.ndarray:
+        """Person boxes of this frame's umpires (by the detector's class or the track's vote)."""
+        out = []
+        for k in range(len(ids)):
+            if np.isnan(units.person_xyxy[k, 0]):
+                continue
+            if units.is_umpire[k] or (ids[k] >= 0 and self.voter.is_umpire(int(ids[k]))):
+                out.append(units.person_xyxy[k])
+        return np.array(out).reshape(-1, 4)
 
 
 def umpire_class_known(detector) -> bool:

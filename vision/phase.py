@@ -4,7 +4,10 @@ The throw-in frame is found, in order of preference, from
 1. the ball seen by the detector: its first sighting next to the umpire (in the image) that
    is not a ball held still in his hand, back-dated one frame to the release;
 2. the players: the end of the line-up's stillness, the first frame from which at least
-   `movers` players ride faster than `speed_yds`, after at least `still_s` of stillness.
+   `movers` players ride faster than `speed_yds`, after at least `still_s` of stillness;
+   unless the ball is seen still in the umpire's hand through the next HELD_CHECK_S (players
+   who ride at the umpire before he throws have not started play), when the next such
+   start is taken.
 Frames before the throw-in are the line-up, after it play. A user override wins.
 """
 from __future__ import annotations
@@ -17,6 +20,8 @@ from rules.document import LINEUP, PLAY, THROW_IN
 
 
 RELEASE_LAG_FRAMES = 1       # the ball is first seen clear of the hand about a frame after its release
+HELD_CHECK_S = 1.0           # after a start of play from the players, look this long for a ball still in hand
+HELD_NEAR = 1.0              # "in hand": within this many umpire box heights of the box centre
 
 
 @dataclass
@@ -38,28 +43,58 @@ def speeds(xy: np.ndarray, t: np.ndarray) -> np.ndarray:
 
 
 def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float = 2.5) -> int | None:
-    """First sighting of the ball next to the umpire (within `near` of his box height of
-    the box centre, in the image: an airborne ball cannot be placed on the ground) that is
-    not a ball held still in his hand; back-dated one frame to the release."""
+    """The release: the first sighting of the ball next to the umpire (within `near` of his
+    box height of the box centre, in the image: an airborne ball cannot be placed on the
+    ground) that is away from where he held it, confirmed by a next sighting (within 3
+    frames) that is not back in his hand; back-dated one frame to the release. A ball held
+    still (its offset from his box centre unchanged, to a twentieth of his height) is not
+    thrown; a lone sighting is not a throw."""
     cx = (umpire_box[:, 0] + umpire_box[:, 2]) / 2
     cy = (umpire_box[:, 1] + umpire_box[:, 3]) / 2
     h = umpire_box[:, 3] - umpire_box[:, 1]
+    off = ball_px - np.stack([cx, cy], axis=1)             # the ball relative to the umpire
     with np.errstate(invalid="ignore"):
-        d = np.hypot(ball_px[:, 0] - cx, ball_px[:, 1] - cy) / h
+        d = np.hypot(off[:, 0], off[:, 1]) / h
     idx = np.flatnonzero(d < near)
+    held = None                                            # offset of the ball last seen in hand
     for k, a in enumerate(idx):
         nxt = idx[k + 1] if k + 1 < len(idx) else None
-        if nxt is not None and nxt - a <= 3 and np.hypot(*(ball_px[nxt] - ball_px[a])) < 0.02 * h[a] * (nxt - a):
-            continue                                  # held still: not thrown yet
+        if held is not None and np.hypot(*(off[a] - held)) < 0.05 * h[a]:
+            held = off[a]                                  # still in his hand
+            continue
+        if held is None and nxt is not None and nxt - a <= 3 \
+                and np.hypot(*(off[nxt] - off[a])) < 0.02 * h[a] * (nxt - a):
+            held = off[a]                                  # first seen, held still
+            continue
+        if nxt is None or nxt - a > 3:
+            continue                                       # a lone sighting: not enough
+        if held is not None and np.hypot(*(off[nxt] - held)) < 0.05 * h[nxt]:
+            continue                                       # back in hand next: a jitter
         return max(0, int(a) - RELEASE_LAG_FRAMES)
     return None
 
 
+def ball_held(ball_px: np.ndarray, umpire_box: np.ndarray, start: int, end: int, min_sightings: int = 3) -> bool:
+    """True when the ball is seen at least `min_sightings` times in frames [start, end), each
+    time within HELD_NEAR box heights of the umpire's box centre, and hardly moving (less
+    than a tenth of his box height from the first sighting to the last): not thrown yet."""
+    seen = [f for f in range(max(0, start), min(end, len(ball_px))) if not np.isnan(ball_px[f, 0])
+            and not np.isnan(umpire_box[f, 0])]
+    if len(seen) < min_sightings:
+        return False
+    box = umpire_box[seen]
+    h = box[:, 3] - box[:, 1]
+    centre = np.stack([(box[:, 0] + box[:, 2]) / 2, (box[:, 1] + box[:, 3]) / 2], axis=1)
+    near = np.hypot(*(ball_px[seen] - centre).T) / h < HELD_NEAR
+    moved = np.hypot(*(ball_px[seen[-1]] - ball_px[seen[0]])) - np.hypot(*(centre[-1] - centre[0]))
+    return bool(near.all() and moved < 0.1 * np.median(h))
+
+
 def throw_in_from_players(t: np.ndarray, xy: np.ndarray, movers: int = 2, speed_yds: float = 2.5,
-                          still_s: float = 1.0, sustain_s: float = 0.3) -> int | None:
-    """The first frame from which at least `movers` players ride faster than `speed_yds` for
-    `sustain_s` (a jump of one jittery track for a frame or two is not the start of play),
-    after at least `still_s` of stillness."""
+                          still_s: float = 1.0, sustain_s: float = 0.3, start: int = 0) -> int | None:
+    """The first frame (from `start`) from which at least `movers` players ride faster than
+    `speed_yds` for `sustain_s` (a jump of one jittery track for a frame or two is not the
+    start of play), after at least `still_s` of stillness."""
     v = speeds(xy, t)
     if not v.size:
         return None
@@ -67,7 +102,7 @@ def throw_in_from_players(t: np.ndarray, xy: np.ndarray, movers: int = 2, speed_
         moving = np.sum(v > speed_yds, axis=0)
     still_since = None
     F = xy.shape[1]
-    for f in range(F):
+    for f in range(start, F):
         if moving[f] == 0:
             still_since = t[f] if still_since is None else still_since
         elif moving[f] >= movers and still_since is not None and t[f] - still_since >= still_s:
@@ -87,8 +122,11 @@ def detect_throw_in(t: np.ndarray, players: np.ndarray, ball_px: np.ndarray, ump
     if f is not None:
         return ThrowIn(f, "ball")
     f = throw_in_from_players(t, players)
-    if f is not None:
-        return ThrowIn(f, "players")
+    while f is not None:
+        end = int(np.searchsorted(t, t[f] + HELD_CHECK_S))
+        if not ball_held(ball_px, umpire_box, f, end):
+            return ThrowIn(f, "players")
+        f = throw_in_from_players(t, players, start=f + 1)
     return ThrowIn(None, "none")
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from rules import Field, FrameBatch, Thresholds, check_batch
 from rules.events import violation_events
 from vision import phase as phase_mod
+from vision.ball import BallFollower
 from vision.homography import calibrate
 from vision.observe import Observer, umpire_class_known
 from vision.plays import detect_plays
@@ -39,14 +40,17 @@ class AnalyzeOptions:
     class_map: dict[str, str] | None = None
     imgsz: int | None = None
     runtime: str = "auto"                  # detector runtime (vision.detect.RUNTIMES)
+    ball_model: str | None = "auto"        # ball stage (vision.ball): "auto" the shipped one, "none", or a path
     conf: float = 0.3
     stride: int = 1                                  # analyse every Nth frame
     team_colours: dict[str, tuple[int, int, int]] | None = None   # BGR hints per team
     throw_in_frame: int | None = None                # override the detected throw-in
     min_run: int = 3                                 # frames a violation must hold to be an event
+    margin_sigmas: float = 1.0                       # a finding must hold by this many sigmas of position uncertainty
     smooth_window: int = 7
     min_track_frames: int = 5
     max_gap_s: float = 1.0                           # bridge a track's occlusions up to this long
+    track_space: str = "field"                       # vision.tracking.SPACES: track in yards or in pixels
     moving_camera: bool = True                       # follow pan/zoom from the field itself
     annotate: bool = True
     field: dict = field(default_factory=dict)        # length_yd / width_yd overrides
@@ -117,14 +121,16 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     if detector is None:
         from vision.detect import Detector
         detector = Detector(opts.model, class_map=opts.class_map, imgsz=opts.imgsz, conf=opts.conf,
-                            runtime=opts.runtime)
+                            runtime=opts.runtime, ball_model=opts.ball_model)
     hints = team_hints(opts)
     voter = IdentityVoter(hints=hints, min_separation=8.0)
     fps = reader.fps or 25.0
     camera = CameraMotionTracker(fit.H, reader.size, length=fld.length_yd, width=fld.width_yd) \
         if opts.moving_camera else None
-    obs = Observer(detector, voter, UnitTracker(fps=fps / opts.stride), camera, fit.H,
-                   detector_knows_umpires=umpire_class_known(detector))
+    finder = getattr(detector, "ball_finder", None)
+    obs = Observer(detector, voter, UnitTracker(fps=fps / opts.stride, space=opts.track_space), camera, fit.H,
+                   detector_knows_umpires=umpire_class_known(detector),
+                   ball=BallFollower(finder) if finder is not None else None)
     total = reader.n_frames
     # Two stages overlap: a background thread decodes and detects frame i+1 (both release
     # the GIL) while this one follows the camera, tracks and describes frame i.
@@ -176,9 +182,9 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     identity, xy, roster = limit_roster(identity, tids, xy, list(opts.defending), fld.length_yd, fld.width_yd,
                                            umpire_label=UMPIRE)
 
-    batch = _batch(fld, opts.defending, tids, identity, xy, t, ph, ball)
+    batch = _batch(fld, opts.defending, tids, identity, xy, t, ph, ball, sigma)
     batch.play = detect_plays(t, batch.players, ball, ph)
-    verdict = check_batch(batch, Thresholds())
+    verdict = check_batch(batch, Thresholds(margin_sigmas=opts.margin_sigmas))
     for k, fr in enumerate(verdict["frames"]):
         fr["index"] = frames[k].index
     events = violation_events(verdict["frames"], min_run=opts.min_run, max_gap=max(1, 2 // opts.stride))
@@ -190,6 +196,9 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                      fps, time.perf_counter() - started, batch)
     report["roster"] = {"off_field_tracks": roster.outside, "frames_with_too_many_players": roster.masked_frames,
                         "positions_masked": roster.masked_positions}
+    report["ball"] = {"stage": str(finder.path) if finder is not None else None,
+                      "frames_seen": int(np.sum(~np.isnan(ball_px[:, 0]))),
+                      "stage_looks": int(obs.ball.looks) if obs.ball is not None else 0}
     return Analysis(report, frames, batch, verdict, events, {tids[k]: identity.get(tids[k]) for k in range(len(tids))})
 
 
@@ -215,7 +224,7 @@ def player_id(team: str, tid: int) -> str:
     return f"{team}-{tid}"
 
 
-def _batch(fld: Field, defending, tids, identity, xy, t, ph, ball) -> FrameBatch:
+def _batch(fld: Field, defending, tids, identity, xy, t, ph, ball, sigma=None) -> FrameBatch:
     teams = list(defending)
     prow = [k for k, tid in enumerate(tids) if identity.get(tid) in teams]
     urow = [k for k, tid in enumerate(tids) if identity.get(tid) == UMPIRE]
@@ -226,7 +235,9 @@ def _batch(fld: Field, defending, tids, identity, xy, t, ph, ball) -> FrameBatch
                       player_team=np.array([teams.index(identity[tids[k]]) for k in prow], np.int64),
                       players=players, umpire_ids=[f"U{tids[k]}" for k in urow], umpires=umpires,
                       phase=ph.astype(np.int8), t=t, ball=ball, play=np.full(len(t), -1, np.int64),
-                      thrower=np.full(len(t), -1, np.int64), changing_horse=np.zeros(players.shape[:2], bool))
+                      thrower=np.full(len(t), -1, np.int64), changing_horse=np.zeros(players.shape[:2], bool),
+                      player_sigma=None if sigma is None else sigma[prow].T.reshape(len(t), len(prow)),
+                      umpire_sigma=None if sigma is None else sigma[urow].T.reshape(len(t), len(urow)))
 
 
 def _r(v, nd=3):

@@ -23,6 +23,7 @@ class Units:
     is_umpire: np.ndarray       # (N,) bool: the person is an umpire
     confidence: np.ndarray      # (N,) the horse's detection score
     person_index: np.ndarray    # (N,) index of the person in the frame's detections, -1 if none
+    seat: np.ndarray | None = None  # (N,) seat_score of the pairing (0 where unpaired)
 
     def __len__(self) -> int:
         return len(self.is_umpire)
@@ -48,6 +49,7 @@ def pair_units(det: Detections, min_score: float = 0.2) -> Units:
     person_xyxy = np.full((n, 4), np.nan, np.float32)
     is_umpire = np.zeros(n, bool)
     person_index = np.full(n, -1, np.int64)
+    seat = np.zeros(n, np.float32)
     if n and len(people):
         score = seat_score(det.xyxy[people], det.xyxy[horses])
         rows, cols = linear_sum_assignment(-score)
@@ -56,5 +58,6 @@ def pair_units(det: Detections, min_score: float = 0.2) -> Units:
         person_xyxy[cols] = det.xyxy[people[rows]]
         is_umpire[cols] = det.class_id[people[rows]] == UMPIRE
         person_index[cols] = people[rows]
+        seat[cols] = score[rows, cols]
     return Units(det.xyxy[horses].astype(np.float32), person_xyxy, is_umpire,
-                 det.confidence[horses], person_index)
+                 det.confidence[horses], person_index, seat)

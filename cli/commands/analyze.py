@@ -61,12 +61,16 @@ def run(args: argparse.Namespace) -> int:
     colours = parse_colours(args.team_colours) or side.get("team_colours")
     if colours and set(colours) != set(defending):
         raise UserError("the team colours must name the same two teams as --defending")
+    if args.stride < 1 or args.min_run < 1:
+        raise UserError("--stride and --min-run must be at least 1")
+    if not 0 <= args.margin_sigmas <= 10:
+        raise UserError("--margin-sigmas must be in [0, 10]")
     opts = AnalyzeOptions(defending=defending, calibration=args.calibration or side.get("calibration"),
-                          model=args.model, class_map=class_map, imgsz=args.imgsz, runtime=args.runtime, conf=args.conf,
+                          model=args.model, class_map=class_map, imgsz=args.imgsz, runtime=args.runtime, ball_model=args.ball_model, conf=args.conf,
                           stride=args.stride, team_colours=colours,
                           throw_in_frame=args.throw_in_frame if args.throw_in_frame is not None
                           else side.get("throw_in_frame"),
-                          min_run=args.min_run, moving_camera=not args.static_camera, annotate=not args.no_video,
+                          min_run=args.min_run, margin_sigmas=args.margin_sigmas, track_space=args.track_space, moving_camera=not args.static_camera, annotate=not args.no_video,
                           field=side.get("field", {}))
     bars = []                     # made at the first frame, so that an early error prints only itself
 

@@ -8,9 +8,11 @@ from cli.errors import UserError
 
 def run(args: argparse.Namespace) -> int:
     from vision.detect import DEFAULT_MODEL, ModelError, exported_imgsz
+    from cli.commands.render import _parse_size
     from vision.export import export_detector
+    frame = _parse_size(args.frame, "--frame")
     try:
-        written = export_detector(args.model or DEFAULT_MODEL, tuple(args.format))
+        written = export_detector(args.model or DEFAULT_MODEL, tuple(args.format), frame_size=frame)
     except ModelError as exc:
         raise UserError(str(exc)) from None
     for path in written:
@@ -28,4 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model", default=None, help="the .pt to export (default: models/polo-yolo.pt)")
     p.add_argument("--format", nargs="+", choices=("onnx", "openvino"), default=["onnx", "openvino"],
                    help="formats (default: both)")
+    p.add_argument("--frame", default="1280x720", metavar="WxH",
+                   help="the image size the fixed input is shaped for, letterboxed to the model's size "
+                        "(default %(default)s; 320x320 for the ball stage's square windows)")
     p.set_defaults(func=run)

@@ -1,0 +1,56 @@
+"""The throw-in from the footage (vision.phase): the ball, the players, and a ball still in hand."""
+import numpy as np
+
+from vision.phase import RELEASE_LAG_FRAMES, detect_throw_in, phases
+from rules.document import LINEUP, PLAY, THROW_IN
+
+FPS = 25.0
+F = 150
+T = np.arange(F) / FPS
+UMPIRE = np.tile([500.0, 200.0, 540.0, 300.0], (F, 1))     # his (person) box, in pixels
+HAND = np.array([520.0, 235.0])
+
+
+def _players(start: int | None, n: int = 4, speed: float = 6.0) -> np.ndarray:
+    """(n, F, 2) players standing still, riding off at `speed` yd/s from frame `start`."""
+    xy = np.zeros((n, F, 2))
+    xy[:, :, 0] = np.arange(n)[:, None] * 3.0 + 140
+    if start is not None:
+        xy[:, start:, 1] = speed * (T[start:] - T[start])
+    return xy
+
+
+def _ball(held_until: int | None = None, thrown_at: int | None = None) -> np.ndarray:
+    ball = np.full((F, 2), np.nan)
+    if held_until is not None:
+        ball[:held_until] = HAND
+    if thrown_at is not None:
+        k = np.arange(thrown_at, min(F, thrown_at + 10))
+        ball[k] = HAND + np.stack([(k - thrown_at + 1) * 14.0, (k - thrown_at + 1) * 5.0], axis=1)
+    return ball
+
+
+def test_no_ball_the_players_start_is_the_throw_in():
+    ti = detect_throw_in(T, _players(80), _ball(), UMPIRE)
+    assert ti.method == "players" and abs(ti.frame - 80) <= 1
+
+
+def test_the_ball_leaving_the_hand_is_the_throw_in_back_dated_to_the_release():
+    ti = detect_throw_in(T, _players(90), _ball(held_until=60, thrown_at=61), UMPIRE)
+    assert ti.method == "ball" and ti.frame == 61 - RELEASE_LAG_FRAMES
+
+
+def test_players_riding_at_the_umpire_while_he_holds_the_ball_have_not_started_play():
+    """The ball still in his hand through the second after the players move: that is not
+    the throw-in (advancing on the umpire); with no later start there is none."""
+    ti = detect_throw_in(T, _players(60), _ball(held_until=F), UMPIRE)
+    assert ti.method == "none" and ti.frame is None
+    # the same players with the ball not seen at all: the players' start is all there is
+    assert detect_throw_in(T, _players(60), _ball(), UMPIRE).frame is not None
+
+
+def test_override_wins_and_phases_follow():
+    ti = detect_throw_in(T, _players(60), _ball(held_until=60, thrown_at=61), UMPIRE, override=100)
+    assert (ti.frame, ti.method) == (100, "override")
+    ph = phases(F, ti)
+    assert (ph[:100] == LINEUP).all() and ph[100] == THROW_IN and (ph[101:] == PLAY).all()

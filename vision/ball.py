@@ -1,0 +1,136 @@
+"""The ball stage: a one-class YOLO model on an enlarged window of the full-resolution frame.
+
+The main detector sees a 1280x720 frame at half size, where a polo ball is 1-2.5 px: too
+small to learn. This stage cuts a window of WINDOW/scale frame pixels (213 px at the default
+scale 1.5) around where the ball should be, enlarges it by `scale` (a 3-5 px ball becomes
+4.5-7.5 px) and runs a model trained on such windows (`synth-dataset --focus ball --classes
+ball --scale 1.5 --crop 320x320`; models/README.md). Where to look, in this order:
+
+1. where the last sighting (at most TRACK_FRAMES frames ago) predicts the ball to be now;
+2. the upper body of each umpire (at most MAX_UMPIRES): before the throw-in the ball is in
+   his hand, and the throw-in starts there.
+
+When neither is known (no umpire yet, ball lost) nothing is run, so a clip costs at most one
+or two small inferences per frame. The ball's point is its box centre.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.detect import ROOT, ModelError, exported_imgsz, resolve_model, runtime_of
+
+os.environ.setdefault("YOLO_OFFLINE", "1")
+
+DEFAULT_BALL_MODEL = ROOT / "models" / "polo-ball.pt"
+WINDOW = 320             # model input side, px (the training crops' size)
+SCALE = 1.5              # frame px → model px (the training crops' --scale)
+TRACK_FRAMES = 4         # follow a sighting this many frames
+MAX_UMPIRES = 2
+UPPER_BODY = 0.35        # where in an umpire's (person) box the window is centred, from the top
+
+
+@dataclass
+class BallSighting:
+    xy: np.ndarray       # (2,) frame px, box centre
+    box: np.ndarray      # (4,) frame px
+    confidence: float
+
+
+def window_around(frame_shape: tuple[int, ...], centre: np.ndarray, side: int) -> tuple[int, int, int]:
+    """(x0, y0, side) of a square frame window of `side` px around `centre`, kept inside the frame."""
+    h, w = frame_shape[:2]
+    side = min(int(side), w, h)
+    x0 = int(np.clip(round(float(centre[0]) - side / 2), 0, w - side))
+    y0 = int(np.clip(round(float(centre[1]) - side / 2), 0, h - side))
+    return x0, y0, side
+
+
+class BallFinder:
+    """The ball model, loaded once (stateless: one per process can serve every clip).
+    `look(frame, centre)` runs it on the window around `centre`; a BallFollower decides where."""
+
+    def __init__(self, model: str | Path | None = None, runtime: str = "auto", conf: float = 0.3,
+                 scale: float = SCALE, device: str = "cpu"):
+        path = resolve_model(model, runtime, default=DEFAULT_BALL_MODEL)
+        try:
+            from ultralytics import YOLO
+            self.model = YOLO(str(path), task="detect")
+            names = dict(self.model.names)
+        except Exception as exc:  # noqa: BLE001 - any loader failure is the user's file
+            raise ModelError(f"cannot load ball model {path}: {exc}") from None
+        if "ball" not in names.values():
+            raise ModelError(f"ball model {path} has no class named 'ball' (its classes: {sorted(names.values())})")
+        self.ball_class = next(k for k, v in names.items() if v == "ball")
+        self.path, self.runtime = path, runtime_of(path)
+        if self.runtime == "torch":
+            trained = getattr(self.model, "overrides", {}).get("imgsz")
+            self.imgsz = int(trained) if isinstance(trained, int) else WINDOW
+        else:
+            fixed = exported_imgsz(path)
+            if fixed is None:
+                raise ModelError(f"{path}: no input size in its metadata (export it with polo-lineup export-detector)")
+            self.imgsz = int(max(fixed))
+        self.conf, self.scale, self.device = float(conf), float(scale), device
+
+    def look(self, frame: np.ndarray, centre: np.ndarray) -> BallSighting | None:
+        """Run the model once on the window around `centre`; the most confident ball, if any."""
+        x0, y0, side = window_around(frame.shape, centre, int(round(self.imgsz / self.scale)))
+        crop = frame[y0:y0 + side, x0:x0 + side]
+        big = cv2.resize(crop, (self.imgsz, self.imgsz), interpolation=cv2.INTER_CUBIC)
+        k = self.imgsz / side
+        res = self.model.predict(big, imgsz=self.imgsz, conf=self.conf, device=self.device, verbose=False,
+                                 classes=[self.ball_class])[0]
+        if not len(res.boxes):
+            return None
+        best = int(np.argmax(res.boxes.conf.cpu().numpy()))
+        box = res.boxes.xyxy.cpu().numpy()[best] / k + np.array([x0, y0, x0, y0])
+        return BallSighting(np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2]), box,
+                            float(res.boxes.conf[best]))
+
+
+class BallFollower:
+    """One clip's ball search: call `find` on consecutive frames (and `remember` for a ball
+    the main detector found); it follows the ball from one sighting to the next."""
+
+    def __init__(self, finder: BallFinder):
+        self.finder = finder
+        self._last: tuple[int, np.ndarray, np.ndarray] | None = None   # (frame index, xy, px per frame)
+        self.looks = 0
+
+    def find(self, frame: np.ndarray, index: int, umpire_boxes: np.ndarray) -> BallSighting | None:
+        """The ball in frame `index`: near its predicted position, else near an umpire."""
+        places = []
+        if self._last is not None and 0 < index - self._last[0] <= TRACK_FRAMES:
+            places.append(self._last[1] + self._last[2] * (index - self._last[0]))
+        for box in np.asarray(umpire_boxes, float).reshape(-1, 4)[:MAX_UMPIRES]:
+            places.append(np.array([(box[0] + box[2]) / 2, box[1] + UPPER_BODY * (box[3] - box[1])]))
+        for centre in places:
+            self.looks += 1
+            seen = self.finder.look(frame, centre)
+            if seen is not None:
+                self.remember(index, seen.xy)
+                return seen
+        return None
+
+    def remember(self, index: int, xy: np.ndarray) -> None:
+        """Record a sighting at frame `index` to follow the ball from it."""
+        xy = np.asarray(xy, float)
+        vel = np.zeros(2)
+        if self._last is not None and 0 < index - self._last[0] <= TRACK_FRAMES:
+            vel = (xy - self._last[1]) / (index - self._last[0])
+        self._last = (index, xy, vel)
+
+
+def load_ball_finder(ball_model: str | Path | None, runtime: str = "auto") -> BallFinder | None:
+    """The ball stage for a `--ball-model` value: "auto" (or None) → the shipped model when it
+    is there, "none" → no ball stage, a path → that file (ModelError when it cannot be loaded)."""
+    if ball_model is None or str(ball_model) == "auto":
+        return BallFinder(None, runtime) if DEFAULT_BALL_MODEL.exists() else None
+    if str(ball_model) == "none":
+        return None
+    return BallFinder(ball_model, runtime if runtime_of(Path(ball_model)) == "torch" else "auto")
