@@ -63,3 +63,20 @@ def test_outputs_are_complete_and_readable(tmp_path):
     players = {r["id"] for r in rows if r["kind"] == "player"}
     assert len({p.split("-")[0] for p in players}) == 2
     assert json.loads((tmp_path / "report.json").read_text())["throw_in"]["frame"] == report["throw_in"]["frame"]
+
+
+def test_shipped_models_meet_the_thresholds_on_the_near_boards_clip(tmp_path):
+    """The whole product, the shipped detector and ball stage included: the one sample clip on
+    which they meet every threshold (bench/bench_samples.py measures all twelve; README)."""
+    clip = SAMPLES / "throw_in_near_boards" / "clip.mp4"
+    truth = json.loads((SAMPLES / "throw_in_near_boards" / "truth.json").read_text())
+    side = load_sidecar(clip)
+    opts = AnalyzeOptions(defending=side["defending"], calibration=side["calibration"],
+                          team_colours=side["team_colours"], annotate=False)
+    report, _ = analyze_to_folder(clip, tmp_path, opts, debrief=False)
+    score = evaluate_report(report, truth)
+    assert report["throw_in"]["method"] == "ball" and report["ball"]["frames_seen"] > 10, report["throw_in"]
+    assert score["event_precision"] >= 0.95 and score["event_recall"] >= 0.95, score
+    assert score["position_error_median_yd"] <= 0.5 and score["position_error_p95_yd"] <= 1.5, score
+    assert score["throw_in_frame_error"] is not None and score["throw_in_frame_error"] <= 3, score
+    assert score["position_coverage"] >= 0.9, score

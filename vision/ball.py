@@ -31,6 +31,7 @@ WINDOW = 320             # model input side, px (the training crops' size)
 SCALE = 1.5              # frame px → model px (the training crops' --scale)
 TRACK_FRAMES = 4         # follow a sighting this many frames
 MAX_UMPIRES = 2
+CONF = 0.3               # the throw-in logic (vision.phase) also rejects stray sightings that make no trajectory
 UPPER_BODY = 0.35        # where in an umpire's (person) box the window is centred, from the top
 
 
@@ -54,7 +55,7 @@ class BallFinder:
     """The ball model, loaded once (stateless: one per process can serve every clip).
     `look(frame, centre)` runs it on the window around `centre`; a BallFollower decides where."""
 
-    def __init__(self, model: str | Path | None = None, runtime: str = "auto", conf: float = 0.3,
+    def __init__(self, model: str | Path | None = None, runtime: str = "auto", conf: float = CONF,
                  scale: float = SCALE, device: str = "cpu"):
         path = resolve_model(model, runtime, default=DEFAULT_BALL_MODEL)
         try:

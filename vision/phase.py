@@ -20,6 +20,9 @@ from rules.document import LINEUP, PLAY, THROW_IN
 
 
 RELEASE_LAG_FRAMES = 1       # the ball is first seen clear of the hand about a frame after its release
+THROW_SPEED = 0.06           # a thrown ball moves at least this many umpire box heights a frame (measured
+                             # 0.07-0.17 on the samples; a walking rider's white glove or breeches ~0.04)
+LINE_TOLERANCE = 0.05        # the third sighting's distance from the line, in box heights per frame since the first
 HELD_CHECK_S = 1.0           # after a start of play from the players, look this long for a ball still in hand
 HELD_NEAR = 1.0              # "in hand": within this many umpire box heights of the box centre
 
@@ -48,7 +51,8 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     ground) that is away from where he held it, confirmed by a next sighting (within 3
     frames) that is not back in his hand; back-dated one frame to the release. A ball held
     still (its offset from his box centre unchanged, to a twentieth of his height) is not
-    thrown; a lone sighting is not a throw."""
+    thrown; a lone sighting is not a throw, nor a slow one (THROW_SPEED), nor (unless the
+    ball was seen in his hand first) two without a third in line with them."""
     cx = (umpire_box[:, 0] + umpire_box[:, 2]) / 2
     cy = (umpire_box[:, 1] + umpire_box[:, 3]) / 2
     h = umpire_box[:, 3] - umpire_box[:, 1]
@@ -70,6 +74,15 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
             continue                                       # a lone sighting: not enough
         if held is not None and np.hypot(*(off[nxt] - held)) < 0.05 * h[nxt]:
             continue                                       # back in hand next: a jitter
+        if np.hypot(*(off[nxt] - off[a])) < THROW_SPEED * h[a] * (nxt - a):
+            continue                                       # too slow for a throw: a walking rider's glove
+        # A third sighting (within 3 frames) on the line the first two draw: two unrelated
+        # false sightings in a row can look like a fast ball, three in line seldom do.
+        vel = (off[nxt] - off[a]) / (nxt - a)
+        later = idx[(idx > nxt) & (idx <= nxt + 3)]
+        err = np.hypot(*(off[later] - (off[nxt] + vel * (later - nxt)[:, None])).T) if len(later) else np.zeros(0)
+        if held is None and not np.any(err < LINE_TOLERANCE * h[a] * (later - a)):
+            continue                                       # (after a ball seen in hand, two will do)
         return max(0, int(a) - RELEASE_LAG_FRAMES)
     return None
 
@@ -114,17 +127,20 @@ def throw_in_from_players(t: np.ndarray, xy: np.ndarray, movers: int = 2, speed_
     return None
 
 
-def detect_throw_in(t: np.ndarray, players: np.ndarray, ball_px: np.ndarray, umpire_box: np.ndarray,
+def detect_throw_in(t: np.ndarray, players: np.ndarray, ball_px: np.ndarray, umpire_boxes: np.ndarray,
                     override: int | None = None) -> ThrowIn:
+    """The throw-in frame; `umpire_boxes` (U, F, 4) are the umpires' boxes (NaN where unseen):
+    whichever of them throws in, the earliest release found counts."""
     if override is not None:
         return ThrowIn(int(override), "override")
-    f = throw_in_from_ball(ball_px, umpire_box)
-    if f is not None:
-        return ThrowIn(f, "ball")
+    umpire_boxes = np.asarray(umpire_boxes, float).reshape(-1, len(t), 4)
+    found = [f for f in (throw_in_from_ball(ball_px, box) for box in umpire_boxes) if f is not None]
+    if found:
+        return ThrowIn(min(found), "ball")
     f = throw_in_from_players(t, players)
     while f is not None:
         end = int(np.searchsorted(t, t[f] + HELD_CHECK_S))
-        if not ball_held(ball_px, umpire_box, f, end):
+        if not any(ball_held(ball_px, box, f, end) for box in umpire_boxes):
             return ThrowIn(f, "players")
         f = throw_in_from_players(t, players, start=f + 1)
     return ThrowIn(None, "none")

@@ -169,13 +169,11 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
 
     # Who is who: umpire / team by vote over the whole clip.
     ump_rows = [k for k, tid in enumerate(tids) if voter.is_umpire(tid)]
-    ump_box = np.full((F, 4), np.nan)
-    if ump_rows:
-        ump_box = boxes[max(ump_rows, key=lambda k: counts[tids[k]])]
+    ump_boxes = boxes[ump_rows] if ump_rows else np.full((0, F, 4), np.nan)
     ball = np.array([f.ball_yd if f.ball_yd is not None else (np.nan, np.nan) for f in frames]).reshape(F, 2)
     ball_px = np.array([f.ball_px if f.ball_px is not None else (np.nan, np.nan) for f in frames]).reshape(F, 2)
     player_rows = [k for k in range(len(tids)) if k not in ump_rows]
-    throw = phase_mod.detect_throw_in(t, xy[player_rows], ball_px, ump_box,
+    throw = phase_mod.detect_throw_in(t, xy[player_rows], ball_px, ump_boxes,
                                       override=_override_index(opts.throw_in_frame, frames))
     ph = phase_mod.phases(F, throw)
     identity = _identities(voter, tids, xy, ph == 0, opts.defending, fld.centre_x, hints is not None)

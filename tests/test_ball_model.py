@@ -1,0 +1,72 @@
+"""The shipped ball stage (models/polo-ball.pt and its exports) on rendered footage: it finds
+the thrown ball where the renderer put it, finds nothing on empty grass, and every runtime
+gives the same answer. No training here."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.ball import DEFAULT_BALL_MODEL, BallFinder, load_ball_finder
+from vision.detect import ModelError, export_path
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_videos"
+CLIP = SAMPLES / "throw_in_near_boards"
+
+
+def _frame(index: int) -> np.ndarray:
+    cap = cv2.VideoCapture(str(CLIP / "clip.mp4"))
+    cap.set(cv2.CAP_PROP_POS_FRAMES, index)
+    ok, img = cap.read()
+    assert ok
+    return img
+
+
+def _truth_ball(index: int) -> np.ndarray | None:
+    fr = json.loads((CLIP / "truth.json").read_text())["frames"][index]
+    ball = next(o for o in fr["objects"] if o["role"] == "ball")
+    b = ball["boxes"].get("ball")
+    if b is None or ball["visible_fraction"] < 0.5:
+        return None
+    return np.array([(b[0] + b[2]) / 2, (b[1] + b[3]) / 2])
+
+
+@pytest.fixture(scope="module")
+def finders():
+    return {rt: BallFinder(runtime=rt) for rt in ("torch", "onnx", "openvino")}
+
+
+@pytest.mark.parametrize("index", [64, 65, 67])
+def test_finds_the_thrown_ball(finders, index):
+    """Just after the throw-in (frame 62) the ball flies between the ranks, 4-5 px across."""
+    truth = _truth_ball(index)
+    assert truth is not None
+    rng = np.random.default_rng(index)
+    for rt, finder in finders.items():
+        centre = truth + rng.uniform(-60, 60, 2)          # the window need not be centred on it
+        seen = finder.look(_frame(index), centre)
+        assert seen is not None, rt
+        assert np.hypot(*(seen.xy - truth)) <= 2.0, (rt, seen.xy, truth)
+
+
+def test_nothing_on_empty_grass(finders):
+    img = _frame(10)
+    for rt, finder in finders.items():
+        assert finder.look(img, (1100, 650)) is None, rt    # the bottom-right corner: grass only
+
+
+def test_shipped_files_and_loading(tmp_path):
+    assert DEFAULT_BALL_MODEL.exists()
+    assert export_path(DEFAULT_BALL_MODEL, "openvino").is_dir()
+    auto = load_ball_finder("auto")
+    assert auto is not None and auto.runtime == "openvino" and auto.imgsz == 320
+    assert load_ball_finder("none") is None
+    with pytest.raises(ModelError, match="not found"):
+        load_ball_finder("no/such/ball.pt")
+    junk = tmp_path / "ball.pt"
+    junk.write_text("not weights")
+    with pytest.raises(ModelError, match="cannot load ball model"):
+        load_ball_finder(junk)
