@@ -24,6 +24,7 @@ class Thresholds:
     # speed finding counts only when it holds by this many standard deviations of the
     # positions' uncertainty. 0 (the default) takes every position as exact.
     margin_sigmas: float = 0.0
+    speed_margin_sigmas: float = 0.0       # the same for speeds (rushing), which differences make noisier
 
     @classmethod
     def from_dict(cls, data: dict) -> "Thresholds":

@@ -71,7 +71,8 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
 
     if ud.dist.shape[2]:
         closing, closing_sigma = checks.closing_speed(b, ud, with_sigma=True)
-        rushing = (closing - z * closing_sigma > thr.rush_speed_yds) & (ud.dist < thr.rush_zone_yd) \
+        rushing = (closing - thr.speed_margin_sigmas * closing_sigma > thr.rush_speed_yds) \
+            & (ud.dist < thr.rush_zone_yd) \
             & lineup[:, None, None]
         for f, p, u in zip(*np.nonzero(rushing)):
             viol[f].append({"code": "RUSHING_UMPIRE", "player": pid[p], "team": team_of[p], "umpire": uid[u],

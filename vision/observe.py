@@ -54,6 +54,7 @@ class Observer:
     umpire_cues: str = "both"
     ball: object | None = None     # a vision.ball.BallFollower: looks for the ball the detector missed
     frames: list[FrameObs] = field(default_factory=list)
+    looks: list[tuple] = field(default_factory=list)   # (frame position, track id, Appearance, umpire said)
 
     def observe(self, index: int, t: float, frame: np.ndarray, det: Detections | None = None) -> FrameObs:
         if det is None:
@@ -87,6 +88,7 @@ class Observer:
             if both and said is False:
                 said = None                   # "a rider" from the detector: the stripes decide
             self.voter.observe(tid, look, umpire=said)
+            self.looks.append((len(self.frames), tid, look, said))
         balls = det.of(BALL)
         ball_px = ball_yd = None
         if len(balls):

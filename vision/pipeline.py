@@ -22,6 +22,7 @@ from vision.homography import calibrate
 from vision.observe import Observer, umpire_class_known
 from vision.plays import detect_plays
 from vision.roster import limit_roster
+from vision.swaps import split_swaps
 from vision.positions import PIXEL_ERROR_PX, fill_gaps, smooth_tracks
 from vision.teams import UMPIRE, IdentityVoter
 from vision.tracking import UnitTracker
@@ -47,10 +48,12 @@ class AnalyzeOptions:
     throw_in_frame: int | None = None                # override the detected throw-in
     min_run: int = 3                                 # frames a violation must hold to be an event
     margin_sigmas: float = 1.0                       # a finding must hold by this many sigmas of position uncertainty
+    speed_margin_sigmas: float = 2.0                 # the same for closing speeds (rushing)
     smooth_window: int = 7
     min_track_frames: int = 5
     max_gap_s: float = 1.0                           # bridge a track's occlusions up to this long
     track_space: str = "field"                       # vision.tracking.SPACES: track in yards or in pixels
+    split_swaps: bool = True                         # cut tracks whose looks change team (vision.swaps)
     moving_camera: bool = True                       # follow pan/zoom from the field itself
     annotate: bool = True
     field: dict = field(default_factory=dict)        # length_yd / width_yd overrides
@@ -141,6 +144,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
             progress(index + 1, total)
     reader.close()
     frames = obs.frames
+    swaps = split_swaps(frames, voter, obs.looks) if opts.split_swaps else []
     F = len(frames)
     t = np.array([f.t for f in frames])
 
@@ -182,7 +186,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
 
     batch = _batch(fld, opts.defending, tids, identity, xy, t, ph, ball, sigma)
     batch.play = detect_plays(t, batch.players, ball, ph)
-    verdict = check_batch(batch, Thresholds(margin_sigmas=opts.margin_sigmas))
+    verdict = check_batch(batch, Thresholds(margin_sigmas=opts.margin_sigmas,
+                                                speed_margin_sigmas=opts.speed_margin_sigmas))
     for k, fr in enumerate(verdict["frames"]):
         fr["index"] = frames[k].index
     events = violation_events(verdict["frames"], min_run=opts.min_run, max_gap=max(1, 2 // opts.stride))
@@ -194,6 +199,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                      fps, time.perf_counter() - started, batch)
     report["roster"] = {"off_field_tracks": roster.outside, "frames_with_too_many_players": roster.masked_frames,
                         "positions_masked": roster.masked_positions}
+    report["tracks_cut_at_team_change"] = [{"track_id": a, "new_track_id": b, "frame": frames[p].index}
+                                           for a, b, p in swaps]
     report["ball"] = {"stage": str(finder.path) if finder is not None else None,
                       "frames_seen": int(np.sum(~np.isnan(ball_px[:, 0]))),
                       "stage_looks": int(obs.ball.looks) if obs.ball is not None else 0}

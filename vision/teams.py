@@ -592,11 +592,17 @@ class IdentityVoter:
 
     def _vote_names(self, looks: np.ndarray) -> list[str]:
         """Nearest team colour per look; looks far from every team colour abstain."""
-        if not self._centres:
-            return []
+        return [n for n in self.look_names(looks) if n is not None]
+
+    def look_names(self, looks: np.ndarray) -> list[str | None]:
+        """The team colour each look (colour feature) is nearest to, None where it is far
+        from every team colour (a neighbour in the crop, motion blur)."""
+        self._update_centres()
+        if not self._centres or not len(looks):
+            return [None] * len(looks)
         names = list(self._centres)
         ref = np.array([self._centres[n] for n in names])
-        d = feature_distance(looks[:, None, :], ref[None, :, :])
+        d = feature_distance(np.asarray(looks)[:, None, :], ref[None, :, :])
         best = np.argmin(d, axis=1)
         near = d[np.arange(len(d)), best] <= self.max_vote_distance
-        return [names[i] for i in best[near]]
+        return [names[b] if ok else None for b, ok in zip(best, near)]

@@ -1,0 +1,52 @@
+"""Cutting a track where it jumped from one team's player to the other's (vision.swaps)."""
+import numpy as np
+import pytest
+
+from vision.observe import FrameObs
+from vision.swaps import MIN_LOOKS, change_point, split_swaps
+from vision.teams import Appearance, IdentityVoter, colour_feature, bgr_to_lab
+
+RED, BLUE = (40, 40, 210), (200, 90, 30)
+
+
+def test_change_point_finds_the_jump_and_ignores_noise():
+    seq = ["red"] * 10 + [None, "red"] + ["blue"] * 9
+    assert change_point(seq) == 12
+    # a few odd looks are not a jump; nor is a short run of the other team at the end
+    assert change_point(["red"] * 10 + ["blue"] + ["red"] * 10) is None
+    assert change_point(["red"] * 15 + ["blue"] * (MIN_LOOKS - 2)) is None
+    assert change_point([None] * 30) is None
+    # mixed looks on both sides (a track between two players) are no clean change either
+    assert change_point(["red", "blue"] * 12) is None
+
+
+def _look(bgr):
+    return Appearance(lab=bgr_to_lab(bgr), colourful=True, umpire_score=0.0, n_pixels=100,
+                      feature=colour_feature(bgr))
+
+
+def _frame(pos, ids):
+    n = len(ids)
+    z = np.zeros((n, 4))
+    return FrameObs(pos, pos / 25, np.eye(3), True, np.array(ids), z, z, np.zeros(n, bool), np.zeros((n, 2)),
+                    np.zeros((n, 2)), np.ones(n), None, None)
+
+
+def test_split_swaps_cuts_the_track_and_redoes_its_votes():
+    voter = IdentityVoter(hints={"red": RED, "blue": BLUE})
+    frames, looks = [], []
+    for pos in range(40):
+        frames.append(_frame(pos, [1, 2, 3]))
+        # track 1 is a red player until frame 20, then his blue neighbour; 2 red, 3 blue all along
+        for tid, colour in ((1, RED if pos < 20 else BLUE), (2, RED), (3, BLUE)):
+            look = _look(colour)
+            voter.observe(tid, look)
+            looks.append((pos, tid, look, None))
+    cuts = split_swaps(frames, voter, looks)
+    assert len(cuts) == 1
+    old, new, at = cuts[0]
+    assert old == 1 and new == 4 and at == 20
+    assert all(1 in f.track_ids for f in frames[:20]) and all(4 in f.track_ids and 1 not in f.track_ids
+                                                               for f in frames[20:])
+    assert voter.identity(1) == "red" and voter.identity(4) == "blue"
+    assert voter.identity(2) == "red" and voter.identity(3) == "blue"
