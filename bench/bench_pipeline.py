@@ -1,7 +1,8 @@
 """Per-stage speed of the analysis pipeline on a 720p sample clip, one process.
 
-Stages: decode, detect (shipped model), pair+track, camera motion (homography update),
-teams (appearance), rules (vectorised, whole clip), draw (overlays), encode (H.264).
+Stages: decode, detect (shipped model), ball (the ball stage's windows around the umpire and
+the last sighting), pair+track, camera motion (homography update), teams (appearance), rules
+(vectorised, whole clip), draw (overlays), encode (H.264).
 Prints frames per second per stage and end to end, and each stage's share of the time.
 
     .venv/bin/python bench/bench_pipeline.py [--clip sample_videos/clean_lineup_pan/clip.mp4] [--frames 100]
@@ -22,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from rules import Field, check_batch  # noqa: E402
 from vision.annotate_clip import ANNOTATED_PRESET  # noqa: E402
+from vision.ball import BallFollower  # noqa: E402
 from vision.camera_motion import CameraMotionTracker  # noqa: E402
 from vision.detect import Detector  # noqa: E402
 from vision.draw import Marker, annotate  # noqa: E402
@@ -47,6 +49,8 @@ def main() -> None:
     reader = open_video(clip)
     cam = CameraMotionTracker(fit.H, reader.size)
     tracker = UnitTracker(fps=reader.fps or 25)
+    follower = BallFollower(det.ball_finder) if det.ball_finder is not None else None
+    looks_run = 0
     spent: dict[str, float] = defaultdict(float)
     n = 0
     positions = []
@@ -62,6 +66,11 @@ def main() -> None:
             d = det(frame)
             t2 = time.perf_counter(); spent["detect"] += t2 - t1
             units = pair_units(d)
+            if follower is not None:     # the umpire's person box: the detector's umpire class here
+                follower.find(frame, n, units.person_xyxy[units.is_umpire])
+                looks_run = follower.looks
+            t2b = time.perf_counter(); spent["ball"] += t2b - t2
+            t2 = t2b
             step = cam.update(frame, exclude_boxes=d.xyxy)
             t3 = time.perf_counter(); spent["homography"] += t3 - t2
             yd = image_to_field(step.H, ground_point_px(units.horse_xyxy)) if len(units) else np.zeros((0, 2))
@@ -91,11 +100,12 @@ def main() -> None:
     spent["rules"] = time.perf_counter() - t0
     total = sum(spent.values())
     print(f"{clip.name}: {n} frames at {reader.size[0]}x{reader.size[1]}, detector input {det.imgsz} ({det.path.name}, {det.runtime} on the CPU)")
-    for stage in ("decode", "detect", "track", "homography", "teams", "rules", "draw", "encode"):
+    print(f"  (the ball stage ran {looks_run} windows in {n} frames)")
+    for stage in ("decode", "detect", "ball", "track", "homography", "teams", "rules", "draw", "encode"):
         s = spent[stage]
         print(f"  {stage:11s} {n / s if s else float('inf'):9.1f} frames/s  {100 * s / total:5.1f}% of the time")
-    print(f"  end to end  {n / total:9.1f} frames/s; stages other than detection: "
-          f"{100 * (total - spent['detect']) / total:.1f}% of the time (one stage after another)")
+    print(f"  end to end  {n / total:9.1f} frames/s; stages other than detection (detector and ball stage): "
+          f"{100 * (total - spent['detect'] - spent['ball']) / total:.1f}% of the time (one stage after another)")
     pipelined(clip, det)
 
 
@@ -116,6 +126,11 @@ def pipelined(clip: Path, det) -> None:
         det(frame)
         n += 1
     base = time.perf_counter() - t0
+    finder, det.ball_finder = det.ball_finder, None
+    t0 = time.perf_counter()
+    analyze(clip, opts, detector=det)
+    t_noball = time.perf_counter() - t0
+    det.ball_finder = finder
     t0 = time.perf_counter()
     analysis = analyze(clip, opts, detector=det)
     t_an = time.perf_counter() - t0
@@ -124,7 +139,10 @@ def pipelined(clip: Path, det) -> None:
         write_annotated(clip, analysis, Path(tmp) / "a.mp4", team_colours=team_hints(opts))
         t_ann = time.perf_counter() - t0
     print(f"whole clip, {n} frames: decode+detect alone {n / base:.1f} frames/s")
-    print(f"  analyze (reports)            {n / t_an:6.1f} frames/s; beyond decode+detect: {100 * (t_an - base) / t_an:5.1f}% of its time")
+    print(f"  analyze without the ball stage {n / t_noball:6.1f} frames/s; beyond decode+detect: "
+          f"{100 * (t_noball - base) / t_noball:5.1f}% of its time")
+    print(f"  analyze (reports)            {n / t_an:6.1f} frames/s; beyond decode+detect: {100 * (t_an - base) / t_an:5.1f}% of its time"
+          f" (the ball stage included)")
     print(f"  analyze + annotated.mp4      {n / (t_an + t_ann):6.1f} frames/s; beyond decode+detect: "
           f"{100 * (t_an + t_ann - base) / (t_an + t_ann):5.1f}% of its time")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
+import cv2
 import numpy as np
 
 from vision.draw import Marker, annotate
@@ -21,6 +22,7 @@ def event_lines(events: list[dict], frame_index: int) -> list[str]:
 
 
 ANNOTATED_PRESET = "superfast"
+BALL_BGR = (0, 230, 255)        # the ring around a ball sighting
 
 
 def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colours=None,
@@ -43,8 +45,12 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
             lines = event_lines(analysis.events, index)
             if fr is not None and fr["phase"] == "throw_in":
                 lines = ["THROW-IN"] + lines
-            writer.write(annotate(frame, markers, H_inv, lines, colours=team_colours,
-                                  length=analysis.batch.field.length_yd, width=analysis.batch.field.width_yd))
+            out = annotate(frame, markers, H_inv, lines, colours=team_colours,
+                           length=analysis.batch.field.length_yd, width=analysis.batch.field.width_yd)
+            obs = obs_by_index.get(index)
+            if obs is not None and obs.ball_px is not None:          # where the ball was seen
+                cv2.circle(out, (int(round(obs.ball_px[0])), int(round(obs.ball_px[1]))), 9, BALL_BGR, 2, cv2.LINE_AA)
+            writer.write(out)
             if progress:
                 progress(index + 1, reader.n_frames)
     reader.close()

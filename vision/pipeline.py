@@ -266,7 +266,9 @@ def _report(video, opts, fit, frames, tids, identity, xy, sigma, boxes, ph, thro
             else:
                 players.append({"id": player_id(who, tid), "team": who, **rec})
         play = {"player": batch.player_ids[batch.play[fi]]} if batch.play[fi] >= 0 else None
+        ball = None if f.ball_px is None else [_r(v, 1) for v in f.ball_px]
         out_frames.append({"index": f.index, "t": round(f.t, 4), "phase": PHASES[ph[fi]], "play": play,
+                           "ball_px": ball,
                            "camera_ok": bool(f.camera_ok), "players": players, "umpires": umpires,
                            "violations": verdict["frames"][fi]["violations"], "notes": verdict["frames"][fi]["notes"]})
     by_code: dict[str, int] = {}

@@ -1,0 +1,55 @@
+"""Findings on measured positions must hold by a margin of their uncertainty
+(Thresholds.margin_sigmas / speed_margin_sigmas with FrameBatch.player_sigma/umpire_sigma)."""
+import numpy as np
+
+from rules import Thresholds, check_batch
+from rules.document import parse_document
+from tests.lineups import codes, doc, frame, lineup_players, move
+
+
+def _batch(players, sigma: float, n_frames: int = 1, **kw):
+    b = parse_document(doc(*[frame(players=players, **kw) for _ in range(n_frames)]))
+    b.player_sigma = np.full(b.players.shape[:2], sigma)
+    b.umpire_sigma = np.full(b.umpires.shape[:2], sigma)
+    return b
+
+
+def test_a_near_miss_within_the_noise_is_not_a_violation():
+    # red-1 4.8 yd from the umpire (the limit is 5): flagged as exact, not with sigma 0.4 and a 1-sigma margin
+    players = move(lineup_players(), "red-1", x=150.0, y=64.8)
+    b = _batch(players, sigma=0.4 / np.sqrt(2))                    # player and umpire each: pair sigma 0.4
+    assert "FIVE_YARD" in codes(check_batch(b, Thresholds()), 0)
+    assert "FIVE_YARD" not in codes(check_batch(b, Thresholds(margin_sigmas=1.0)), 0)
+    # well inside the limit it still is one
+    b = _batch(move(lineup_players(), "red-1", x=150.0, y=63.0), sigma=0.4 / np.sqrt(2))
+    assert "FIVE_YARD" in codes(check_batch(b, Thresholds(margin_sigmas=1.0)), 0)
+
+
+def test_wrong_side_by_less_than_the_noise_is_not_flagged():
+    players = move(lineup_players(), "red-2", x=150.2)            # 0.2 yd over the centre line
+    assert "WRONG_SIDE" in codes(check_batch(_batch(players, 0.3), Thresholds()), 0)
+    assert "WRONG_SIDE" not in codes(check_batch(_batch(players, 0.3), Thresholds(margin_sigmas=1.0)), 0)
+    players = move(lineup_players(), "red-2", x=151.0)            # a yard over: flagged
+    assert "WRONG_SIDE" in codes(check_batch(_batch(players, 0.3), Thresholds(margin_sigmas=1.0)), 0)
+
+
+def test_without_sigmas_the_margin_changes_nothing():
+    players = move(lineup_players(), "red-1", x=150.0, y=64.8)
+    b = parse_document(doc(frame(players=players)))
+    assert codes(check_batch(b, Thresholds(margin_sigmas=3.0)), 0) == codes(check_batch(b, Thresholds()), 0)
+
+
+def test_rushing_needs_its_speed_margin():
+    """A player closing on the umpire at 5 yd/s (limit 4): with noisy positions (sigma 0.5 yd
+    at both ends of the 0.5 s window: speed sigma ~1.4 yd/s) two sigmas are not met."""
+    frames = []
+    for k in range(26):
+        players = move(lineup_players(), "blue-1", x=151.5, y=75.0 - 5.0 * k / 25)
+        frames.append(frame(players=players))
+    b = parse_document(doc(*frames))
+    exact = check_batch(b, Thresholds())
+    assert "RUSHING_UMPIRE" in codes(exact, 25)
+    b.player_sigma = np.full(b.players.shape[:2], 0.5)
+    b.umpire_sigma = np.zeros(b.umpires.shape[:2])
+    assert "RUSHING_UMPIRE" in codes(check_batch(b, Thresholds(margin_sigmas=1.0)), 25)   # speeds untouched
+    assert "RUSHING_UMPIRE" not in codes(check_batch(b, Thresholds(speed_margin_sigmas=2.0)), 25)
