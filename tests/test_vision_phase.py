@@ -54,3 +54,16 @@ def test_override_wins_and_phases_follow():
     assert (ti.frame, ti.method) == (100, "override")
     ph = phases(F, ti)
     assert (ph[:100] == LINEUP).all() and ph[100] == THROW_IN and (ph[101:] == PLAY).all()
+
+
+def test_a_walk_with_noisy_positions_is_not_the_start_of_play():
+    """Players walking at 1.5 yd/s (advancing on the umpire) with 0.3 yd of position noise a
+    frame are not a start of play; a real start (6 yd/s) under the same noise is found."""
+    rng = np.random.default_rng(0)
+    walk = _players(None)
+    walk[:, 40:, 1] = 1.5 * (T[40:] - T[40])
+    noisy = walk + rng.normal(0, 0.3, walk.shape)
+    assert detect_throw_in(T, noisy, _ball(), UMPIRE).frame is None
+    start = _players(80) + rng.normal(0, 0.3, walk.shape)
+    ti = detect_throw_in(T, start, _ball(), UMPIRE)
+    assert ti.method == "players" and abs(ti.frame - 80) <= 5

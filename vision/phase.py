@@ -23,6 +23,7 @@ RELEASE_LAG_FRAMES = 1       # the ball is first seen clear of the hand about a 
 THROW_SPEED = 0.06           # a thrown ball moves at least this many umpire box heights a frame (measured
                              # 0.07-0.17 on the samples; a walking rider's white glove or breeches ~0.04)
 LINE_TOLERANCE = 0.05        # the third sighting's distance from the line, in box heights per frame since the first
+SPEED_WINDOW_S = 0.4         # the players' speeds are measured over this long (noise ~1 yd/s, not ~5)
 HELD_CHECK_S = 1.0           # after a start of play from the players, look this long for a ball still in hand
 HELD_NEAR = 1.0              # "in hand": within this many umpire box heights of the box centre
 
@@ -33,15 +34,20 @@ class ThrowIn:
     method: str                    # "ball", "players", "override" or "none"
 
 
-def speeds(xy: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """(T, F) speed in yd/s by central differences; NaN where unknown."""
+def speeds(xy: np.ndarray, t: np.ndarray, window_s: float = 0.0) -> np.ndarray:
+    """(T, F) speed in yd/s by central differences over about `window_s` (at least one frame
+    each side); NaN where unknown. Over a few frames a position's noise (a fraction of a
+    yard) is several yards a second; over SPEED_WINDOW_S it is about one."""
     v = np.full(xy.shape[:2], np.nan)
-    if xy.shape[1] < 3:
+    F = xy.shape[1]
+    dt_frame = float(np.median(np.diff(t))) if F > 1 else 0.0
+    k = max(1, int(round(window_s / 2 / dt_frame))) if dt_frame > 0 else 1
+    if F < 2 * k + 1:
         return v
-    dt = (t[2:] - t[:-2])[None, :]
-    d = np.hypot(*(xy[:, 2:] - xy[:, :-2]).transpose(2, 0, 1))
+    dt = (t[2 * k:] - t[:-2 * k])[None, :]
+    d = np.hypot(*(xy[:, 2 * k:] - xy[:, :-2 * k]).transpose(2, 0, 1))
     with np.errstate(invalid="ignore", divide="ignore"):
-        v[:, 1:-1] = d / np.where(dt > 0, dt, np.nan)
+        v[:, k:-k] = d / np.where(dt > 0, dt, np.nan)
     return v
 
 
@@ -108,7 +114,7 @@ def throw_in_from_players(t: np.ndarray, xy: np.ndarray, movers: int = 2, speed_
     """The first frame (from `start`) from which at least `movers` players ride faster than
     `speed_yds` for `sustain_s` (a jump of one jittery track for a frame or two is not the
     start of play), after at least `still_s` of stillness."""
-    v = speeds(xy, t)
+    v = speeds(xy, t, SPEED_WINDOW_S)
     if not v.size:
         return None
     with np.errstate(invalid="ignore"):
