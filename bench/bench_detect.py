@@ -36,7 +36,7 @@ def main() -> None:
     results = {}
     for runtime in ("torch", "onnx", "openvino"):
         try:
-            det = Detector(args.model, runtime=runtime)
+            det = Detector(args.model, runtime=runtime, ball_model="none")
         except ModelError as exc:
             print(f"{runtime:9s} skipped: {exc}")
             continue

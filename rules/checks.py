@@ -30,16 +30,19 @@ def umpire_distances(b: FrameBatch) -> UmpireDistances:
     return UmpireDistances(d, nearest, np.take_along_axis(d, nearest[..., None], 2)[..., 0])
 
 
+def _sigma(s: np.ndarray | None, positions: np.ndarray) -> np.ndarray:
+    """1-sigma uncertainty in yards per position of `positions` (F, N, 2): 0 where exact or unknown."""
+    return np.zeros(positions.shape[:2]) if s is None else np.nan_to_num(np.asarray(s, float))
+
+
 def player_sigma(b: FrameBatch) -> np.ndarray:
-    """(F, P) 1-sigma position uncertainty in yards (0 where exact or unknown)."""
-    s = b.player_sigma if b.player_sigma is not None else np.zeros(b.players.shape[:2])
-    return np.nan_to_num(np.asarray(s, float))
+    """(F, P) players' position uncertainty (see _sigma)."""
+    return _sigma(b.player_sigma, b.players)
 
 
 def umpire_sigma(b: FrameBatch) -> np.ndarray:
-    """(F, U) 1-sigma position uncertainty in yards (0 where exact or unknown)."""
-    s = b.umpire_sigma if b.umpire_sigma is not None else np.zeros(b.umpires.shape[:2])
-    return np.nan_to_num(np.asarray(s, float))
+    """(F, U) umpires' position uncertainty (see _sigma)."""
+    return _sigma(b.umpire_sigma, b.umpires)
 
 
 def pair_sigma(b: FrameBatch) -> np.ndarray:

@@ -556,10 +556,11 @@ def run_batch(inputs: str | Path | Sequence[str | Path], out_dir: str | Path, se
         raise BatchError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if scheduler and backend != "dask":
         raise BatchError("--scheduler needs --backend dask")
-    if settings.stride < 1 or settings.min_run < 1:
-        raise BatchError("--stride and --min-run must be at least 1")
-    if not 0 <= settings.margin_sigmas <= 10:
-        raise BatchError("--margin-sigmas must be in [0, 10]")
+    from vision.pipeline import check_settings
+    try:
+        check_settings(settings.stride, settings.min_run, settings.margin_sigmas)
+    except ValueError as exc:
+        raise BatchError(str(exc)) from None
     if settings.defending:
         try:
             check_defending(settings.defending, "--defending")

@@ -79,7 +79,7 @@ def evaluate_detector(model_path: str | None, data: str, split: str = "val", img
     data_yaml = Path(data)
     if data_yaml.is_dir():
         data_yaml = data_yaml / "data.yaml"
-    detector = Detector(model_path, imgsz=imgsz, conf=0.25, runtime=runtime)
+    detector = Detector(model_path, imgsz=imgsz, conf=0.25, runtime=runtime, ball_model="none")
     metrics = detector.model.val(data=str(data_yaml.resolve()), split=split, imgsz=detector.imgsz, device="cpu",
                                  workers=0, plots=False, verbose=False, batch=8)
     ap50 = {}

@@ -67,9 +67,10 @@ class Observer:
             H, ok = step.H, step.ok
         ground = ground_point_px(units.horse_xyxy)
         field_yd = image_to_field(H, ground) if len(ground) else np.zeros((0, 2))
-        # The camera's motion since the last frame, pixels to pixels (None when it is fixed).
+        # The camera's motion since the last frame, pixels to pixels (None when it is fixed, or
+        # when the tracker works in yards and has no use for it).
         motion = None
-        if self.camera is not None and self.frames:
+        if self.camera is not None and self.frames and self.tracker.space == "image":
             motion = np.linalg.inv(H) @ self.frames[-1].H
         ids = self.tracker.update(units, field_yd, ground, motion, (frame.shape[1], frame.shape[0]))
         # Only a person sitting squarely on the horse speaks for the unit: in a line-up a

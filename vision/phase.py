@@ -1,8 +1,8 @@
 """Line-up, throw-in and play, from the footage.
 
 The throw-in frame is found, in order of preference, from
-1. the ball seen by the detector: its first sighting next to the umpire (in the image) that
-   is not a ball held still in his hand, back-dated one frame to the release;
+1. the ball (seen by the detector or the ball stage) leaving the umpire's hand: see
+   throw_in_from_ball, back-dated one frame to the release;
 2. the players: the end of the line-up's stillness, the first frame from which at least
    `movers` players ride faster than `speed_yds`, after at least `still_s` of stillness;
    unless the ball is seen still in the umpire's hand through the next HELD_CHECK_S (players

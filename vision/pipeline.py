@@ -69,6 +69,14 @@ class Analysis:
     track_identity: dict[int, str]
 
 
+def check_settings(stride: int, min_run: int, margin_sigmas: float) -> None:
+    """ValueError (one line, naming the option) for settings `analyze` and `batch` cannot use."""
+    if stride < 1 or min_run < 1:
+        raise ValueError("--stride and --min-run must be at least 1")
+    if not 0 <= margin_sigmas <= 10:
+        raise ValueError("--margin-sigmas must be in [0, 10]")
+
+
 def team_hints(opts: AnalyzeOptions) -> dict[str, tuple[int, int, int]] | None:
     """Colour hints: given ones, else team names that are colour words (e.g. red, blue)."""
     if opts.team_colours:

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
 
     from reports.writers import console_summary, write_reports
     from vision.analyze_job import AnalyzeError, analyze_to_folder
-    from vision.pipeline import AnalyzeOptions
+    from vision.pipeline import AnalyzeOptions, check_settings
 
     from vision.detect import ModelError, parse_class_map
     from vision.sidecar import SidecarError, load_sidecar
@@ -61,10 +61,10 @@ def run(args: argparse.Namespace) -> int:
     colours = parse_colours(args.team_colours) or side.get("team_colours")
     if colours and set(colours) != set(defending):
         raise UserError("the team colours must name the same two teams as --defending")
-    if args.stride < 1 or args.min_run < 1:
-        raise UserError("--stride and --min-run must be at least 1")
-    if not 0 <= args.margin_sigmas <= 10:
-        raise UserError("--margin-sigmas must be in [0, 10]")
+    try:
+        check_settings(args.stride, args.min_run, args.margin_sigmas)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
     opts = AnalyzeOptions(defending=defending, calibration=args.calibration or side.get("calibration"),
                           model=args.model, class_map=class_map, imgsz=args.imgsz, runtime=args.runtime, ball_model=args.ball_model, conf=args.conf,
                           stride=args.stride, team_colours=colours,
