@@ -15,6 +15,9 @@ def add_detection_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ball-model", default="auto", metavar="PATH|auto|none",
                    help="the ball stage's weights, run on full-resolution windows around the umpire and the "
                         "last sighting (default auto: models/polo-ball.pt; none: only the detector's own balls)")
+    p.add_argument("--kind-model", default="auto", metavar="PATH|auto|none",
+                   help="the rider/umpire classifier, run on full-resolution crops of every person box "
+                        "(default auto: models/polo-kind.pt; none: the detector's own classes)")
     p.add_argument("--class-map", default=None,
                    help="map other weights' class names to ours, e.g. person=rider,horse=horse (COCO is known)")
     p.add_argument("--imgsz", type=int, default=None, help="detector input size (default: the model's)")

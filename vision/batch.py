@@ -86,6 +86,7 @@ class BatchSettings:
     imgsz: int | None = None
     runtime: str = "auto"
     ball_model: str | None = "auto"               # the ball stage (vision.ball)
+    kind_model: str | None = "auto"               # the rider/umpire classifier (vision.person_kind)
     conf: float = 0.3
     stride: int = 1
     min_run: int = 3
@@ -209,7 +210,7 @@ def clip_options(clip: str | Path, settings: BatchSettings):
         raise ClipSettingsError(f"{where}: team_colours name {sorted(colours)}, but the teams are {sorted(defending)}")
     return AnalyzeOptions(defending=defending, calibration=side.get("calibration"), model=settings.model,
                           class_map=settings.class_map, imgsz=settings.imgsz, conf=settings.conf,
-                          runtime=settings.runtime, ball_model=settings.ball_model,
+                          runtime=settings.runtime, ball_model=settings.ball_model, kind_model=settings.kind_model,
                           stride=settings.stride, team_colours=colours, throw_in_frame=side.get("throw_in_frame"),
                           min_run=settings.min_run, margin_sigmas=settings.margin_sigmas,
                           track_space=settings.track_space, moving_camera=settings.moving_camera,
@@ -289,12 +290,12 @@ _PROGRESS_QUEUE = None
 def shared_detector(settings: BatchSettings):
     """This process's detector for these settings, loaded on first use."""
     key = (settings.model, tuple(sorted((settings.class_map or {}).items())), settings.imgsz, settings.conf,
-           settings.runtime, settings.ball_model)
+           settings.runtime, settings.ball_model, settings.kind_model)
     if key not in _DETECTORS:
         from vision.detect import Detector
         _DETECTORS[key] = Detector(settings.model, class_map=settings.class_map, imgsz=settings.imgsz,
                                    conf=settings.conf, runtime=settings.runtime,
-                                   ball_model=settings.ball_model)
+                                   ball_model=settings.ball_model, kind_model=settings.kind_model)
     return _DETECTORS[key]
 
 
@@ -580,6 +581,8 @@ def run_batch(inputs: str | Path | Sequence[str | Path], out_dir: str | Path, se
             raise BatchError(f"model file not found: {model}")
         if settings.ball_model not in (None, "auto", "none") and not Path(settings.ball_model).exists():
             raise BatchError(f"ball model file not found: {settings.ball_model}")
+        if settings.kind_model not in (None, "auto", "none") and not Path(settings.kind_model).exists():
+            raise BatchError(f"rider/umpire classifier file not found: {settings.kind_model}")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

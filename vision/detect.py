@@ -6,6 +6,10 @@ class map from their class names to ours; COCO-pretrained files map person → r
 horse, sports ball → ball (umpires among the persons are told apart later, by the striped
 shirt, in vision.teams, or by a user hint).
 
+Rider or umpire: whatever the model, every person box is looked at again at full resolution
+by the rider/umpire classifier (vision.person_kind, models/polo-kind.pt) when it is there;
+its answer sets the box's class. ``kind_model="none"`` keeps the model's own classes.
+
 Runtimes: the same weights run under PyTorch (.pt), ONNX Runtime (.onnx) or OpenVINO (a
 ``NAME_openvino_model/`` folder), the last two exported by vision.export at a fixed input
 shape recorded in their metadata. ``runtime="auto"`` takes, for the shipped model, its
@@ -20,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.detections import CLASS_NAMES, Detections
+from vision.detections import CLASS_NAMES, RIDER, UMPIRE, Detections, nms
 
 os.environ.setdefault("YOLO_OFFLINE", "1")          # never try the network from Ultralytics
 
@@ -133,7 +137,8 @@ class Detector:
 
     def __init__(self, model: str | Path | None = None, class_map: dict[str, str] | None = None,
                  imgsz: int | None = None, conf: float = 0.25, iou: float = 0.6, device: str = "cpu",
-                 runtime: str = "auto", ball_model: str | Path | None = "auto"):
+                 runtime: str = "auto", ball_model: str | Path | None = "auto",
+                 kind_model: str | Path | None = "auto"):
         path = resolve_model(model, runtime)
         self.runtime = runtime_of(path)
         try:
@@ -163,6 +168,14 @@ class Detector:
         # The ball stage (vision.ball): the shipped ball model by default, "none" for none.
         from vision.ball import load_ball_finder
         self.ball_finder = load_ball_finder(ball_model, runtime)
+        # The rider/umpire classifier (vision.person_kind): the shipped one by default.
+        from vision.person_kind import load_kind_classifier
+        self.kind = load_kind_classifier(kind_model)
+
+    @property
+    def knows_umpires(self) -> bool:
+        """True when its boxes say which persons are umpires (an umpire class, or the classifier)."""
+        return self.kind is not None or UMPIRE in set(self.map.values())
 
     def __call__(self, frames):
         single = isinstance(frames, np.ndarray)
@@ -170,7 +183,26 @@ class Detector:
         results = self.model.predict(batch, imgsz=self.imgsz, conf=self.conf, iou=self.iou, device=self.device,
                                      verbose=False, classes=sorted(self.map))
         out = [self._convert(r) for r in results]
+        if self.kind is not None:
+            out = [self.refine_persons(frame, det) for frame, det in zip(batch, out)]
         return out[0] if single else out
+
+    def refine_persons(self, frame: np.ndarray, det: Detections, overlap: float = 0.6) -> Detections:
+        """One box per person (the model may give a rider and an umpire box for the same man), each
+        classed by the rider/umpire classifier; its score becomes the box's score times the
+        probability of its class."""
+        person = np.isin(det.class_id, (RIDER, UMPIRE))
+        if not person.any():
+            return det
+        people = det[person]
+        people = people[nms(people.xyxy, people.confidence, overlap)]
+        p = self.kind.p_umpire(frame, people.xyxy)
+        umpire = p >= 0.5
+        people = Detections(people.xyxy, np.where(umpire, UMPIRE, RIDER).astype(np.int64),
+                            (people.confidence * np.where(umpire, p, 1 - p)).astype(np.float32))
+        rest = det[~person]
+        return Detections(np.concatenate([rest.xyxy, people.xyxy]), np.concatenate([rest.class_id, people.class_id]),
+                          np.concatenate([rest.confidence, people.confidence]))
 
     def _convert(self, result) -> Detections:
         boxes = result.boxes

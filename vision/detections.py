@@ -30,3 +30,27 @@ class Detections:
     def bottom_centre(self) -> np.ndarray:
         """(N, 2) pixel point at the middle of each box's bottom edge."""
         return np.stack([(self.xyxy[:, 0] + self.xyxy[:, 2]) / 2, self.xyxy[:, 3]], axis=1)
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)) IoU of xyxy boxes."""
+    a, b = np.asarray(a, float).reshape(-1, 4), np.asarray(b, float).reshape(-1, 4)
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+
+
+def nms(xyxy: np.ndarray, score: np.ndarray, overlap: float) -> np.ndarray:
+    """Indices of the boxes kept by greedy non-maximum suppression (highest score first)."""
+    order = np.argsort(-np.asarray(score), kind="stable")
+    iou = box_iou(xyxy, xyxy)
+    keep, gone = [], np.zeros(len(order), bool)
+    for i in order:
+        if gone[i]:
+            continue
+        keep.append(int(i))
+        gone |= iou[i] > overlap
+    return np.array(keep, np.int64)

@@ -11,19 +11,9 @@ import cv2
 import numpy as np
 import yaml
 
-from vision.detections import CLASS_NAMES, HORSE
+from vision.detections import CLASS_NAMES, HORSE, box_iou
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
-
-
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(len(a), len(b)) IoU of xyxy boxes."""
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
-    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
-    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
-    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
 
 
 def read_labels(path: Path, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
@@ -71,15 +61,53 @@ def horse_recall(detector, data_yaml: Path, split: str = "val", iou: float = 0.5
             "horse_recall_iou50_dense": dense_found / max(dense_total, 1), "dense_horses": int(dense_total)}
 
 
+def _labels_of(img_path: Path, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
+    return read_labels(Path(str(img_path).replace(f"{os.sep}images{os.sep}", f"{os.sep}labels{os.sep}"))
+                       .with_suffix(".txt"), w, h)
+
+
+def pipeline_map50(detector, data_yaml: Path, split: str = "val", iou: float = 0.5) -> dict[str, float]:
+    """mAP50 per class of what the Detector hands the pipeline (the model, then the rider/umpire
+    classifier when it has one), scored as Ultralytics' validator scores a model: predictions
+    matched greedily by IoU to unmatched truths of their class, AP by Ultralytics' ap_per_class.
+    Call it with a detector made at a low confidence (0.001, as the validator uses)."""
+    from ultralytics.utils.metrics import ap_per_class
+    tps, confs, pred_cls, target_cls = [], [], [], []
+    for img_path in _split_images(data_yaml, split):
+        image = cv2.imread(str(img_path))
+        h, w = image.shape[:2]
+        cls, boxes = _labels_of(img_path, w, h)
+        det = detector(image)
+        tp = np.zeros(len(det), bool)
+        for c in np.unique(det.class_id):
+            mine = np.flatnonzero(det.class_id == c)
+            truth = boxes[cls == c]
+            if not len(truth):
+                continue
+            m = box_iou(det.xyxy[mine], truth)
+            taken = np.zeros(len(truth), bool)
+            for k in np.argsort(-det.confidence[mine], kind="stable"):
+                cand = np.where(taken, -1, m[k])
+                j = int(np.argmax(cand))
+                if cand[j] >= iou:
+                    taken[j] = True
+                    tp[mine[k]] = True
+        tps.append(tp); confs.append(det.confidence); pred_cls.append(det.class_id); target_cls.append(cls)
+    out = ap_per_class(np.concatenate(tps)[:, None], np.concatenate(confs), np.concatenate(pred_cls),
+                       np.concatenate(target_cls))
+    ap, classes = out[5], out[6]
+    return {CLASS_NAMES[int(c)]: float(ap[i, 0]) for i, c in enumerate(classes)}
+
+
 def evaluate_detector(model_path: str | None, data: str, split: str = "val", imgsz: int | None = None,
-                      runtime: str = "torch") -> dict:
+                      runtime: str = "torch", kind_model: str | None = "auto", with_kind: bool = True) -> dict:
     """Scores of the .pt by default (the figures hold for its exports: tests/test_detector_runtimes.py
     checks that they give the same boxes)."""
     from vision.detect import Detector
     data_yaml = Path(data)
     if data_yaml.is_dir():
         data_yaml = data_yaml / "data.yaml"
-    detector = Detector(model_path, imgsz=imgsz, conf=0.25, runtime=runtime, ball_model="none")
+    detector = Detector(model_path, imgsz=imgsz, conf=0.25, runtime=runtime, ball_model="none", kind_model="none")
     metrics = detector.model.val(data=str(data_yaml.resolve()), split=split, imgsz=detector.imgsz, device="cpu",
                                  workers=0, plots=False, verbose=False, batch=8)
     ap50 = {}
@@ -90,4 +118,10 @@ def evaluate_detector(model_path: str | None, data: str, split: str = "val", img
     out = {"model": str(detector.path), "imgsz": detector.imgsz, "images": len(_split_images(data_yaml, split)),
            "map50": {n: ap50.get(n) for n in CLASS_NAMES}}
     out.update(horse_recall(detector, data_yaml, split))
+    if with_kind:
+        # What the pipeline gets: the model's boxes, persons re-classed by the rider/umpire classifier.
+        full = Detector(model_path, imgsz=imgsz, conf=0.001, runtime=runtime, ball_model="none", kind_model=kind_model)
+        if full.kind is not None:
+            out["kind_model"] = str(full.kind.path)
+            out["map50_with_kind"] = {n: pipeline_map50(full, data_yaml, split).get(n) for n in CLASS_NAMES}
     return out

@@ -120,5 +120,7 @@ class Observer:
 
 
 def umpire_class_known(detector) -> bool:
-    """True when the detector's class map has an umpire class (the shipped model does; COCO does not)."""
-    return UMPIRE in set(getattr(detector, "map", {}).values())
+    """True when the detector's boxes say who is an umpire: an umpire class in its class map (the
+    shipped model has one; COCO has not) or the rider/umpire classifier behind it."""
+    knows = getattr(detector, "knows_umpires", None)
+    return bool(knows) if knows is not None else UMPIRE in set(getattr(detector, "map", {}).values())

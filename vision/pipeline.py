@@ -42,6 +42,7 @@ class AnalyzeOptions:
     imgsz: int | None = None
     runtime: str = "auto"                  # detector runtime (vision.detect.RUNTIMES)
     ball_model: str | None = "auto"        # ball stage (vision.ball): "auto" the shipped one, "none", or a path
+    kind_model: str | None = "auto"        # rider/umpire classifier (vision.person_kind): "auto", "none", or a path
     conf: float = 0.3
     stride: int = 1                                  # analyse every Nth frame
     team_colours: dict[str, tuple[int, int, int]] | None = None   # BGR hints per team
@@ -132,7 +133,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     if detector is None:
         from vision.detect import Detector
         detector = Detector(opts.model, class_map=opts.class_map, imgsz=opts.imgsz, conf=opts.conf,
-                            runtime=opts.runtime, ball_model=opts.ball_model)
+                            runtime=opts.runtime, ball_model=opts.ball_model, kind_model=opts.kind_model)
     hints = team_hints(opts)
     voter = IdentityVoter(hints=hints, min_separation=8.0)
     fps = reader.fps or 25.0
@@ -141,6 +142,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     finder = getattr(detector, "ball_finder", None)
     obs = Observer(detector, voter, UnitTracker(fps=fps / opts.stride, space=opts.track_space), camera, fit.H,
                    detector_knows_umpires=umpire_class_known(detector),
+                   # The rider/umpire classifier sees the stripes at full resolution: it alone decides.
+                   umpire_cues="detector" if getattr(detector, "kind", None) is not None else "both",
                    ball=BallFollower(finder) if finder is not None else None)
     total = reader.n_frames
     # Two stages overlap: a background thread decodes and detects frame i+1 (both release

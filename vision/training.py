@@ -47,10 +47,12 @@ def set_inference_size(src: Path, dst: Path, imgsz: int) -> None:
     import torch
     ckpt = torch.load(src, map_location="cpu", weights_only=False)
     args = dict(ckpt.get("train_args") or {})
-    args["crop_imgsz"] = args.get("imgsz")
+    args.setdefault("crop_imgsz", args.get("imgsz"))    # the training size, kept from the first call
     args["imgsz"] = int(imgsz)
     ckpt["train_args"] = args
-    torch.save(ckpt, dst)
+    partial = Path(dst).with_name(Path(dst).name + ".partial")
+    torch.save(ckpt, partial)
+    os.replace(partial, dst)
 
 
 def train_detector(cfg: TrainConfig) -> dict:

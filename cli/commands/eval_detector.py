@@ -11,12 +11,15 @@ def run(args: argparse.Namespace) -> int:
     from vision.detect import ModelError
     from vision.detector_eval import evaluate_detector
     try:
-        result = evaluate_detector(args.model, args.data, split=args.split, imgsz=args.imgsz)
+        result = evaluate_detector(args.model, args.data, split=args.split, imgsz=args.imgsz,
+                                   kind_model=args.kind_model)
     except (ModelError, FileNotFoundError, KeyError) as exc:
         raise UserError(str(exc)) from None
     print(json.dumps(result, indent=1))
     for name, ap in result["map50"].items():
-        print(f"mAP50 {name:7s} {ap if ap is None else round(ap, 3)}")
+        kind = (result.get("map50_with_kind") or {}).get(name)
+        print(f"mAP50 {name:7s} model {ap if ap is None else round(ap, 3)}"
+              + ("" if kind is None else f"   detector + rider/umpire classifier {kind:.3f}"))
     print(f"horse recall@0.5 {result['horse_recall_iou50']:.3f} (dense line-up {result['horse_recall_iou50_dense']:.3f}, "
           f"{result['dense_horses']} horses)")
     return 0
@@ -29,4 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model", default=None, help="weights (default: the shipped models/polo-yolo.pt)")
     p.add_argument("--split", default="val", help="dataset split to score (default: %(default)s)")
     p.add_argument("--imgsz", type=int, default=None, help="inference size (default: the model's training size)")
+    p.add_argument("--kind-model", default="auto",
+                   help="rider/umpire classifier scored behind the model: 'auto' (the shipped "
+                        "models/polo-kind.pt), 'none', or a file (default: %(default)s)")
     p.set_defaults(func=run)

@@ -11,8 +11,18 @@ def run(args: argparse.Namespace) -> int:
     from cli.commands.render import _parse_size
     from vision.export import export_detector
     frame = _parse_size(args.frame, "--frame")
+    model = args.model or DEFAULT_MODEL
+    if args.infer_imgsz is not None:
+        if args.infer_imgsz < 32 or args.infer_imgsz % 32:
+            raise UserError("--infer-imgsz must be a positive multiple of 32")
+        from pathlib import Path
+        from vision.training import set_inference_size
+        if not Path(model).is_file():
+            raise UserError(f"model file not found: {model}")
+        set_inference_size(Path(model), Path(model), args.infer_imgsz)
+        print(f"{model}: inference size set to {args.infer_imgsz}")
     try:
-        written = export_detector(args.model or DEFAULT_MODEL, tuple(args.format), frame_size=frame)
+        written = export_detector(model, tuple(args.format), frame_size=frame)
     except ModelError as exc:
         raise UserError(str(exc)) from None
     for path in written:
@@ -33,4 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--frame", default="1280x720", metavar="WxH",
                    help="the image size the fixed input is shaped for, letterboxed to the model's size "
                         "(default %(default)s; 320x320 for the ball stage's square windows)")
+    p.add_argument("--infer-imgsz", type=int, default=None,
+                   help="first record this whole-frame inference size in the .pt (a multiple of 32), "
+                        "then export at it (default: the size the .pt already carries)")
     p.set_defaults(func=run)

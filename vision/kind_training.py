@@ -1,0 +1,155 @@
+"""Train the rider/umpire classifier (vision.person_kind) on a synth-dataset's whole frames.
+
+Every true rider and umpire box of the dataset (the renderer's own labels, never a detector's)
+is cut from its frame several times, each time with its edges moved at random by a few
+percent of its size (as a detector's box would be), so the classifier learns the crops it
+will see. Umpires are one person in nine: each is cut more often than a rider. The last
+`val_fraction` of the frames (whole frames, so no person is in both) is kept for validation.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.detections import RIDER, UMPIRE
+from vision.detector_eval import _split_images, read_labels
+from vision.person_kind import build_net, crop_persons
+
+
+@dataclass
+class KindTrainConfig:
+    data: str                   # a whole-frame synth-dataset (its data.yaml or folder)
+    out: str = "models/polo-kind.pt"
+    split: str = "train"
+    epochs: int = 12
+    batch: int = 256
+    lr: float = 3e-3
+    seed: int = 0
+    rider_cuts: int = 4         # jittered crops per rider box
+    umpire_cuts: int = 10       # per umpire box
+    jitter: float = 0.06        # sd of each edge's shift, fraction of the box's size
+    val_fraction: float = 0.1
+
+
+def _jittered(box: np.ndarray, rng: np.random.Generator, sd: float) -> np.ndarray:
+    w, h = box[2] - box[0], box[3] - box[1]
+    return box + rng.normal(0, sd, 4) * np.array([w, h, w, h])
+
+
+def collect_crops(cfg: KindTrainConfig, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """uint8 crops (N, 3, H, W), labels (N,) 1 = umpire, and each crop's frame index."""
+    data_yaml = Path(cfg.data)
+    if data_yaml.is_dir():
+        data_yaml = data_yaml / "data.yaml"
+    if not data_yaml.exists():
+        raise FileNotFoundError(f"no data.yaml at {data_yaml}")
+    images = _split_images(data_yaml, cfg.split)
+    if not images:
+        raise FileNotFoundError(f"no images in the {cfg.split!r} split of {data_yaml}")
+    crops, labels, frames = [], [], []
+    for i, path in enumerate(images):
+        frame = cv2.imread(str(path))
+        h, w = frame.shape[:2]
+        cls, boxes = read_labels(Path(str(path).replace(f"{os.sep}images{os.sep}", f"{os.sep}labels{os.sep}"))
+                                 .with_suffix(".txt"), w, h)
+        cut = []
+        for c, box in zip(cls, boxes):
+            if c not in (RIDER, UMPIRE):
+                continue
+            for _ in range(cfg.umpire_cuts if c == UMPIRE else cfg.rider_cuts):
+                cut.append(_jittered(box, rng, cfg.jitter))
+                labels.append(int(c == UMPIRE))
+                frames.append(i)
+        if cut:
+            crops.append((crop_persons(frame, np.array(cut)) * 255).round().astype(np.uint8))
+    return np.concatenate(crops), np.array(labels), np.array(frames)
+
+
+def _augment(x, torch):
+    """Random left-right flip and brightness/contrast/colour gain, per crop."""
+    flip = torch.rand(len(x)) < 0.5
+    x = torch.where(flip[:, None, None, None], x.flip(3), x)
+    gain = 1 + 0.25 * (torch.rand(len(x), 1, 1, 1) - 0.5) + 0.08 * (torch.rand(len(x), 3, 1, 1) - 0.5)
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    contrast = 1 + 0.3 * (torch.rand(len(x), 1, 1, 1) - 0.5)
+    x = ((x - mean) * contrast + mean * gain).clamp(0, 1)
+    # Softened detail on some crops, as video compression and motion blur soften the stripes.
+    soft = torch.rand(len(x)) < 0.3
+    blurred = torch.nn.functional.avg_pool2d(torch.nn.functional.pad(x, (1, 1, 1, 1), mode="replicate"), 3, 1)
+    return torch.where(soft[:, None, None, None], 0.5 * x + 0.5 * blurred, x)
+
+
+def scores(labels: np.ndarray, p: np.ndarray) -> dict:
+    pred = p >= 0.5
+    tp = int((pred & (labels == 1)).sum())
+    return {"accuracy": float((pred == (labels == 1)).mean()),
+            "umpire_recall": tp / max(int((labels == 1).sum()), 1),
+            "umpire_precision": tp / max(int(pred.sum()), 1)}
+
+
+def train_kind(cfg: KindTrainConfig, progress=print) -> dict:
+    import torch
+    torch.manual_seed(cfg.seed)
+    rng = np.random.default_rng(cfg.seed)
+    start = time.time()
+    crops, labels, frames = collect_crops(cfg, rng)
+    n_frames = frames.max() + 1
+    val = frames >= int(round(n_frames * (1 - cfg.val_fraction)))
+    x_all = torch.from_numpy(crops)
+    y_all = torch.from_numpy(labels)
+    tr_idx = np.nonzero(~val)[0]
+    net = build_net()
+    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=1e-4)
+    steps = cfg.epochs * int(np.ceil(len(tr_idx) / cfg.batch))
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=max(steps, 1))
+    loss_fn = torch.nn.CrossEntropyLoss()
+    history = []
+    for epoch in range(cfg.epochs):
+        net.train()
+        order = rng.permutation(tr_idx)
+        total = 0.0
+        for k in range(0, len(order), cfg.batch):
+            idx = torch.from_numpy(order[k:k + cfg.batch])
+            x = _augment(x_all[idx].float() / 255.0, torch)
+            loss = loss_fn(net(x), y_all[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+        net.eval()
+        with torch.inference_mode():
+            p = torch.cat([torch.softmax(net(x_all[torch.from_numpy(np.nonzero(val)[0][k:k + 1024])].float()
+                                                 / 255.0), 1)[:, 1]
+                           for k in range(0, int(val.sum()), 1024)]).numpy() if val.any() else np.zeros(0)
+        row = {"epoch": epoch + 1, "train_loss": total / max(len(tr_idx), 1), **scores(labels[val], p)}
+        history.append(row)
+        progress(f"epoch {row['epoch']}/{cfg.epochs}: loss {row['train_loss']:.4f}, val accuracy "
+                 f"{row['accuracy']:.4f}, umpire recall {row['umpire_recall']:.3f}, "
+                 f"precision {row['umpire_precision']:.3f}")
+    record = {"config": asdict(cfg), "seconds": time.time() - start, "crops": int(len(labels)),
+              "umpire_crops": int(labels.sum()), "val_crops": int(val.sum()), "history": history}
+    out = Path(cfg.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    state = {k: (v.half() if v.is_floating_point() else v) for k, v in net.state_dict().items()}
+    fd, tmp = tempfile.mkstemp(dir=out.parent, suffix=".pt.tmp")
+    os.close(fd)
+    try:
+        torch.save({"state_dict": state, "crop": [3, 48, 32]}, tmp)
+        os.replace(tmp, out)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    rec_path = out.with_suffix(".train.json")
+    fd, tmp = tempfile.mkstemp(dir=out.parent, suffix=".json.tmp")
+    with os.fdopen(fd, "w") as f:
+        json.dump(record, f, indent=1)
+    os.replace(tmp, rec_path)
+    return record
