@@ -133,3 +133,17 @@ def test_training_runs_end_to_end_on_a_tiny_dataset(tmp_path):
     assert len(lines) == 1 and (tmp_path / "k.train.json").exists()
     p = KindClassifier(tmp_path / "k.pt").p_umpire(np.zeros((50, 50, 3), np.uint8), np.array([[5, 5, 20, 40]]))
     assert p.shape == (1,) and 0 <= p[0] <= 1
+
+
+def test_openvino_and_pytorch_give_the_same_scores(kind):
+    """The in-memory OpenVINO network (the default where it imports) is the PyTorch one."""
+    assert kind.runtime == "openvino"
+    crops = np.random.default_rng(0).random((7, 3, CROP_H, CROP_W), dtype=np.float32)
+    fast = kind.p_umpire_crops(crops)
+    compiled, kind._compiled = kind._compiled, None
+    try:
+        slow = kind.p_umpire_crops(crops)
+    finally:
+        kind._compiled = compiled
+    assert np.allclose(fast, slow, atol=1e-4)
+    assert kind.p_umpire_crops(crops[:0]).shape == (0,)
