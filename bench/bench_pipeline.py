@@ -42,6 +42,8 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=100)
     ap.add_argument("--model", default=None)
     ap.add_argument("--runtime", default="auto", help="detector runtime (default: auto, as analyze)")
+    ap.add_argument("--repeats", type=int, default=1,
+                    help="repeat the whole-clip runs and report medians (timings on shared machines are noisy)")
     args = ap.parse_args()
     clip = Path(args.clip)
     fit = calibrate(str(clip.with_name("calibration.json")))
@@ -106,10 +108,10 @@ def main() -> None:
         print(f"  {stage:11s} {n / s if s else float('inf'):9.1f} frames/s  {100 * s / total:5.1f}% of the time")
     print(f"  end to end  {n / total:9.1f} frames/s; stages other than detection (detector and ball stage): "
           f"{100 * (total - spent['detect'] - spent['ball']) / total:.1f}% of the time (one stage after another)")
-    pipelined(clip, det)
+    pipelined(clip, det, max(1, args.repeats))
 
 
-def pipelined(clip: Path, det) -> None:
+def pipelined(clip: Path, det, repeats: int = 1) -> None:
     """The real thing, whole clip: `analyze` as the CLI runs it (decode and detection of the
     next frame overlapping the rest), then the annotated clip (decode, draw, encode), against
     decoding and detecting alone. The overhead is the share of the wall time that is not
@@ -120,31 +122,41 @@ def pipelined(clip: Path, det) -> None:
     side = load_sidecar(clip)
     opts = AnalyzeOptions(defending=side["defending"], calibration=side["calibration"],
                           team_colours=side["team_colours"])
-    t0 = time.perf_counter()
-    n = 0
-    for _i, _t, frame in open_video(clip):
-        det(frame)
-        n += 1
-    base = time.perf_counter() - t0
-    finder, det.ball_finder = det.ball_finder, None
-    t0 = time.perf_counter()
-    analyze(clip, opts, detector=det)
-    t_noball = time.perf_counter() - t0
-    det.ball_finder = finder
-    t0 = time.perf_counter()
-    analysis = analyze(clip, opts, detector=det)
-    t_an = time.perf_counter() - t0
-    with tempfile.TemporaryDirectory() as tmp:
+    runs = defaultdict(list)
+    for _ in range(repeats):     # the four runs one after another, each round: medians of each
         t0 = time.perf_counter()
-        write_annotated(clip, analysis, Path(tmp) / "a.mp4", team_colours=team_hints(opts))
-        t_ann = time.perf_counter() - t0
-    print(f"whole clip, {n} frames: decode+detect alone {n / base:.1f} frames/s")
+        n = 0
+        for _i, _t, frame in open_video(clip):
+            det(frame)
+            n += 1
+        runs["base"].append(time.perf_counter() - t0)
+        finder, det.ball_finder = det.ball_finder, None
+        t0 = time.perf_counter()
+        analyze(clip, opts, detector=det)
+        runs["noball"].append(time.perf_counter() - t0)
+        det.ball_finder = finder
+        t0 = time.perf_counter()
+        analysis = analyze(clip, opts, detector=det)
+        runs["an"].append(time.perf_counter() - t0)
+        with tempfile.TemporaryDirectory() as tmp:
+            t0 = time.perf_counter()
+            write_annotated(clip, analysis, Path(tmp) / "a.mp4", team_colours=team_hints(opts))
+            runs["ann"].append(time.perf_counter() - t0)
+    base, t_noball, t_an, t_ann = (float(np.median(runs[k])) for k in ("base", "noball", "an", "ann"))
+    print(f"whole clip, {n} frames{f', medians of {repeats} rounds' if repeats > 1 else ''}: "
+          f"decode+detect alone {n / base:.1f} frames/s")
     print(f"  analyze without the ball stage {n / t_noball:6.1f} frames/s; beyond decode+detect: "
           f"{100 * (t_noball - base) / t_noball:5.1f}% of its time")
     print(f"  analyze (reports)            {n / t_an:6.1f} frames/s; beyond decode+detect: {100 * (t_an - base) / t_an:5.1f}% of its time"
           f" (the ball stage included)")
     print(f"  analyze + annotated.mp4      {n / (t_an + t_ann):6.1f} frames/s; beyond decode+detect: "
           f"{100 * (t_an + t_ann - base) / (t_an + t_ann):5.1f}% of its time")
+    # Detection is the detector (with its rider/umpire classifier) and the ball stage, another
+    # YOLO detector: what the ball stage adds is the difference between the two analyze runs.
+    other = t_noball - base
+    print(f"  stages other than decode and detection (detector, classifier and ball stage): "
+          f"{100 * other / t_an:5.1f}% of analyze (reports), "
+          f"{100 * (other + t_ann) / (t_an + t_ann):5.1f}% of analyze + annotated.mp4")
 
 
 if __name__ == "__main__":
