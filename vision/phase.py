@@ -26,6 +26,8 @@ LINE_TOLERANCE = 0.05        # the third sighting's distance from the line, in b
 SPEED_WINDOW_S = 0.4         # the players' speeds are measured over this long (noise ~1 yd/s, not ~5)
 HELD_CHECK_S = 1.0           # after a start of play from the players, look this long for a ball still in hand
 HELD_NEAR = 1.0              # "in hand": within this many umpire box heights of the box centre
+PLAY_SPEED = 4.0             # after a start, play reaches this (yd/s; a walk at the umpire is ~1.5) ...
+CONFIRM_S = 1.0              # ... for at least two players within this long
 
 
 @dataclass
@@ -113,12 +115,16 @@ def throw_in_from_players(t: np.ndarray, xy: np.ndarray, movers: int = 2, speed_
                           still_s: float = 1.0, sustain_s: float = 0.3, start: int = 0) -> int | None:
     """The first frame (from `start`) from which at least `movers` players ride faster than
     `speed_yds` for `sustain_s` (a jump of one jittery track for a frame or two is not the
-    start of play), after at least `still_s` of stillness."""
+    start of play), after at least `still_s` of stillness, and confirmed by play: within
+    CONFIRM_S, at least `movers` players faster than PLAY_SPEED for `sustain_s` (players
+    walking at the umpire, whose measured speeds scatter about 1.5 yd/s, never get there;
+    after a throw-in they ride at 5-12 yd/s within a second)."""
     v = speeds(xy, t, SPEED_WINDOW_S)
     if not v.size:
         return None
     with np.errstate(invalid="ignore"):
         moving = np.sum(v > speed_yds, axis=0)
+        fast = np.sum(v > PLAY_SPEED, axis=0)
     still_since = None
     F = xy.shape[1]
     for f in range(start, F):
@@ -126,11 +132,21 @@ def throw_in_from_players(t: np.ndarray, xy: np.ndarray, movers: int = 2, speed_
             still_since = t[f] if still_since is None else still_since
         elif moving[f] >= movers and still_since is not None and t[f] - still_since >= still_s:
             end = int(np.searchsorted(t, t[f] + sustain_s))
-            if end <= F and np.all(moving[f:end] >= movers):
+            if end <= F and np.all(moving[f:end] >= movers) and _confirmed(t, fast, f, movers, sustain_s):
                 return f
         elif moving[f] >= movers:
             still_since = None
     return None
+
+
+def _confirmed(t: np.ndarray, fast: np.ndarray, f: int, movers: int, sustain_s: float) -> bool:
+    """At least `movers` players faster than PLAY_SPEED for `sustain_s`, starting within CONFIRM_S of frame f."""
+    last = int(np.searchsorted(t, t[f] + CONFIRM_S))
+    for g in range(f, min(last, len(t))):
+        end = int(np.searchsorted(t, t[g] + sustain_s))
+        if end <= len(t) and np.all(fast[g:end] >= movers):
+            return True
+    return False
 
 
 def detect_throw_in(t: np.ndarray, players: np.ndarray, ball_px: np.ndarray, umpire_boxes: np.ndarray,
