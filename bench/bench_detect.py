@@ -1,4 +1,5 @@
 """Detector speed on 1280x720 frames, for every runtime shipped, in one run (2 CPU cores).
+The detector is what the pipeline runs: the model, then the rider/umpire classifier.
 
 For each runtime (PyTorch .pt, ONNX Runtime .onnx, OpenVINO folder) it loads the shipped
 model, warms up, then times `repeats` rounds over `frames` decoded frames of a sample clip
