@@ -24,6 +24,12 @@ def read_labels(path: Path, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
     return cls, np.stack([(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h], 1)
 
 
+def labels_of(img_path: Path, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
+    """The YOLO labels of a dataset image (…/images/… → …/labels/….txt) as classes and xyxy pixels."""
+    return read_labels(Path(str(img_path).replace(f"{os.sep}images{os.sep}", f"{os.sep}labels{os.sep}"))
+                       .with_suffix(".txt"), w, h)
+
+
 def _split_images(data_yaml: Path, split: str) -> list[Path]:
     cfg = yaml.safe_load(data_yaml.read_text())
     root = Path(cfg.get("path") or data_yaml.parent)
@@ -38,8 +44,7 @@ def horse_recall(detector, data_yaml: Path, split: str = "val", iou: float = 0.5
     for img_path in _split_images(data_yaml, split):
         image = cv2.imread(str(img_path))
         h, w = image.shape[:2]
-        label_path = Path(str(img_path).replace(f"{os.sep}images{os.sep}", f"{os.sep}labels{os.sep}")).with_suffix(".txt")
-        cls, boxes = read_labels(label_path, w, h)
+        cls, boxes = labels_of(img_path, w, h)
         truth = boxes[cls == HORSE]
         if not len(truth):
             continue
@@ -61,11 +66,6 @@ def horse_recall(detector, data_yaml: Path, split: str = "val", iou: float = 0.5
             "horse_recall_iou50_dense": dense_found / max(dense_total, 1), "dense_horses": int(dense_total)}
 
 
-def _labels_of(img_path: Path, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
-    return read_labels(Path(str(img_path).replace(f"{os.sep}images{os.sep}", f"{os.sep}labels{os.sep}"))
-                       .with_suffix(".txt"), w, h)
-
-
 def pipeline_map50(detector, data_yaml: Path, split: str = "val", iou: float = 0.5) -> dict[str, float]:
     """mAP50 per class of what the Detector hands the pipeline (the model, then the rider/umpire
     classifier when it has one), scored as Ultralytics' validator scores a model: predictions
@@ -76,7 +76,7 @@ def pipeline_map50(detector, data_yaml: Path, split: str = "val", iou: float = 0
     for img_path in _split_images(data_yaml, split):
         image = cv2.imread(str(img_path))
         h, w = image.shape[:2]
-        cls, boxes = _labels_of(img_path, w, h)
+        cls, boxes = labels_of(img_path, w, h)
         det = detector(image)
         tp = np.zeros(len(det), bool)
         for c in np.unique(det.class_id):

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.detections import RIDER, UMPIRE
-from vision.detector_eval import _split_images, read_labels
+from vision.detector_eval import _split_images, labels_of
 from vision.person_kind import build_net, crop_persons
 
 
@@ -57,8 +57,7 @@ def collect_crops(cfg: KindTrainConfig, rng: np.random.Generator) -> tuple[np.nd
     for i, path in enumerate(images):
         frame = cv2.imread(str(path))
         h, w = frame.shape[:2]
-        cls, boxes = read_labels(Path(str(path).replace(f"{os.sep}images{os.sep}", f"{os.sep}labels{os.sep}"))
-                                 .with_suffix(".txt"), w, h)
+        cls, boxes = labels_of(path, w, h)
         cut = []
         for c, box in zip(cls, boxes):
             if c not in (RIDER, UMPIRE):
