@@ -147,3 +147,12 @@ def test_openvino_and_pytorch_give_the_same_scores(kind):
         kind._compiled = compiled
     assert np.allclose(fast, slow, atol=1e-4)
     assert kind.p_umpire_crops(crops[:0]).shape == (0,)
+
+
+def test_train_kind_cli_errors(tmp_path, capsys):
+    from cli.main import main
+    assert main(["train-kind", "--data", str(tmp_path / "nope"), "--out", str(tmp_path / "k.pt")]) == 2
+    assert "no data.yaml" in capsys.readouterr().err
+    assert main(["train-kind", "--data", str(tmp_path), "--epochs", "0"]) == 2
+    assert "must be at least 1" in capsys.readouterr().err
+    assert not (tmp_path / "k.pt").exists()

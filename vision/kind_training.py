@@ -86,6 +86,9 @@ def _augment(x, torch):
 
 
 def scores(labels: np.ndarray, p: np.ndarray) -> dict:
+    """Accuracy, umpire recall and precision at 0.5 (None each when there is nothing to score)."""
+    if not len(labels):
+        return {"accuracy": None, "umpire_recall": None, "umpire_precision": None}
     pred = p >= 0.5
     tp = int((pred & (labels == 1)).sum())
     return {"accuracy": float((pred == (labels == 1)).mean()),
@@ -130,9 +133,10 @@ def train_kind(cfg: KindTrainConfig, progress=print) -> dict:
                            for k in range(0, int(val.sum()), 1024)]).numpy() if val.any() else np.zeros(0)
         row = {"epoch": epoch + 1, "train_loss": total / max(len(tr_idx), 1), **scores(labels[val], p)}
         history.append(row)
-        progress(f"epoch {row['epoch']}/{cfg.epochs}: loss {row['train_loss']:.4f}, val accuracy "
-                 f"{row['accuracy']:.4f}, umpire recall {row['umpire_recall']:.3f}, "
-                 f"precision {row['umpire_precision']:.3f}")
+        progress(f"epoch {row['epoch']}/{cfg.epochs}: loss {row['train_loss']:.4f}, "
+                 + ("no validation crops" if row["accuracy"] is None else
+                    f"val accuracy {row['accuracy']:.4f}, umpire recall {row['umpire_recall']:.3f}, "
+                    f"precision {row['umpire_precision']:.3f}"))
     record = {"config": asdict(cfg), "seconds": time.time() - start, "crops": int(len(labels)),
               "umpire_crops": int(labels.sum()), "val_crops": int(val.sum()), "history": history}
     out = Path(cfg.out)

@@ -17,8 +17,9 @@ def run(args: argparse.Namespace) -> int:
     except FileNotFoundError as exc:
         raise UserError(str(exc)) from None
     last = record["history"][-1]
+    val = "no validation crops" if last["accuracy"] is None else f"val accuracy {last['accuracy']:.3f}"
     print(f"trained the rider/umpire classifier on {record['crops']} crops in {record['seconds'] / 60:.1f} min "
-          f"(val accuracy {last['accuracy']:.3f}) → {cfg.out}")
+          f"({val}) → {cfg.out}")
     return 0
 
 
