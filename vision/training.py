@@ -21,7 +21,8 @@ os.environ.setdefault("YOLO_OFFLINE", "1")
 class TrainConfig:
     data: str                       # a data.yaml written by `polo-lineup synth-dataset`
     out: str                        # where the .pt goes, e.g. models/polo-yolo.pt
-    arch: str = "models/polo-yolo.yaml"  # Ultralytics architecture yaml: random init, nothing downloaded
+    arch: str = "models/polo-yolo.yaml"  # Ultralytics architecture yaml: random init, nothing downloaded;
+                                         # or a .pt of ours to go on training from (fine-tuning)
     imgsz: int = 416
     epochs: int = 30
     batch: int = 16
@@ -69,7 +70,8 @@ def train_detector(cfg: TrainConfig) -> dict:
     with tempfile.TemporaryDirectory(prefix="polo-train-") as tmp:
         model = YOLO(cfg.arch, task="detect")
         model.train(data=str(data.resolve()), epochs=cfg.epochs, imgsz=cfg.imgsz, batch=cfg.batch, seed=cfg.seed,
-                    deterministic=True, workers=0, plots=False, device="cpu", amp=False, pretrained=False,
+                    deterministic=True, workers=0, plots=False, device="cpu", amp=False,
+                    pretrained=str(cfg.arch) if str(cfg.arch).endswith(".pt") else False,
                     project=tmp, name="train", exist_ok=True, patience=cfg.patience, cache=cfg.cache,
                     close_mosaic=cfg.close_mosaic, verbose=False, optimizer=cfg.optimizer,
                     warmup_epochs=cfg.warmup_epochs, scale=cfg.scale,

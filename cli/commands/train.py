@@ -27,7 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "initialisation, nothing downloaded) on the CPU.")
     p.add_argument("--data", required=True, help="dataset folder (or its data.yaml) from `synth-dataset`")
     p.add_argument("--out", default="models/polo-yolo.pt", help="weights file to write (default: %(default)s)")
-    p.add_argument("--arch", default="models/polo-yolo.yaml", help="Ultralytics model yaml (default: %(default)s)")
+    p.add_argument("--arch", default="models/polo-yolo.yaml",
+                   help="Ultralytics model yaml (random initialisation), or a local .pt to go on training "
+                        "from (default: %(default)s)")
     p.add_argument("--imgsz", type=int, default=416, help="training image size (default: %(default)s)")
     p.add_argument("--epochs", type=int, default=30, help="epochs (default: %(default)s)")
     p.add_argument("--batch", type=int, default=16, help="batch size (default: %(default)s)")
