@@ -106,7 +106,7 @@ def train_kind(cfg: KindTrainConfig, progress=print) -> dict:
     val = frames >= int(round(n_frames * (1 - cfg.val_fraction)))
     x_all = torch.from_numpy(crops)
     y_all = torch.from_numpy(labels)
-    tr_idx = np.nonzero(~val)[0]
+    tr_idx, va_idx = np.nonzero(~val)[0], np.nonzero(val)[0]
     net = build_net()
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=1e-4)
     steps = cfg.epochs * int(np.ceil(len(tr_idx) / cfg.batch))
@@ -127,10 +127,11 @@ def train_kind(cfg: KindTrainConfig, progress=print) -> dict:
             sched.step()
             total += float(loss.detach()) * len(idx)
         net.eval()
+        p = np.zeros(0)
         with torch.inference_mode():
-            p = torch.cat([torch.softmax(net(x_all[torch.from_numpy(np.nonzero(val)[0][k:k + 1024])].float()
-                                                 / 255.0), 1)[:, 1]
-                           for k in range(0, int(val.sum()), 1024)]).numpy() if val.any() else np.zeros(0)
+            for k in range(0, len(va_idx), 1024):
+                x = x_all[torch.from_numpy(va_idx[k:k + 1024])].float() / 255.0
+                p = np.concatenate([p, torch.softmax(net(x), 1)[:, 1].numpy()])
         row = {"epoch": epoch + 1, "train_loss": total / max(len(tr_idx), 1), **scores(labels[val], p)}
         history.append(row)
         progress(f"epoch {row['epoch']}/{cfg.epochs}: loss {row['train_loss']:.4f}, "

@@ -131,22 +131,23 @@ def throw_in_from_players(t: np.ndarray, xy: np.ndarray, movers: int = 2, speed_
         if moving[f] == 0:
             still_since = t[f] if still_since is None else still_since
         elif moving[f] >= movers and still_since is not None and t[f] - still_since >= still_s:
-            end = int(np.searchsorted(t, t[f] + sustain_s))
-            if end <= F and np.all(moving[f:end] >= movers) and _confirmed(t, fast, f, movers, sustain_s):
+            if _held_for(t, moving, f, movers, sustain_s) and _confirmed(t, fast, f, movers, sustain_s):
                 return f
         elif moving[f] >= movers:
             still_since = None
     return None
 
 
+def _held_for(t: np.ndarray, count: np.ndarray, f: int, movers: int, sustain_s: float) -> bool:
+    """`count` (players per frame) is at least `movers` in every frame from f for `sustain_s`."""
+    end = int(np.searchsorted(t, t[f] + sustain_s))
+    return end <= len(t) and bool(np.all(count[f:end] >= movers))
+
+
 def _confirmed(t: np.ndarray, fast: np.ndarray, f: int, movers: int, sustain_s: float) -> bool:
     """At least `movers` players faster than PLAY_SPEED for `sustain_s`, starting within CONFIRM_S of frame f."""
-    last = int(np.searchsorted(t, t[f] + CONFIRM_S))
-    for g in range(f, min(last, len(t))):
-        end = int(np.searchsorted(t, t[g] + sustain_s))
-        if end <= len(t) and np.all(fast[g:end] >= movers):
-            return True
-    return False
+    last = min(int(np.searchsorted(t, t[f] + CONFIRM_S)), len(t))
+    return any(_held_for(t, fast, g, movers, sustain_s) for g in range(f, last))
 
 
 def detect_throw_in(t: np.ndarray, players: np.ndarray, ball_px: np.ndarray, umpire_boxes: np.ndarray,
