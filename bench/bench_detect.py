@@ -1,5 +1,6 @@
 """Detector speed on 1280x720 frames, for every runtime shipped, in one run (2 CPU cores).
-The detector is what the pipeline runs: the model, then the rider/umpire classifier.
+The detector is what the pipeline runs: the model, then the box refiner and the rider/umpire
+classifier. The same OpenVINO model is then timed without them, to show what they cost.
 
 For each runtime (PyTorch .pt, ONNX Runtime .onnx, OpenVINO folder) it loads the shipped
 model, warms up, then times `repeats` rounds over `frames` decoded frames of a sample clip
@@ -24,6 +25,18 @@ from vision.detect import Detector, ModelError  # noqa: E402
 from vision.video_io import open_video  # noqa: E402
 
 
+def _median_fps(det, frames, repeats: int) -> float:
+    for f in frames[:3]:
+        det(f)
+    rounds = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for f in frames:
+            det(f)
+        rounds.append(len(frames) / (time.perf_counter() - t0))
+    return statistics.median(rounds)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--clip", default=str(ROOT / "sample_videos" / "clean_lineup" / "clip.mp4"))
@@ -41,18 +54,16 @@ def main() -> None:
         except ModelError as exc:
             print(f"{runtime:9s} skipped: {exc}")
             continue
-        for f in frames[:3]:
-            det(f)
-        rounds = []
-        for _ in range(args.repeats):
-            t0 = time.perf_counter()
-            for f in frames:
-                det(f)
-            rounds.append(len(frames) / (time.perf_counter() - t0))
-        results[runtime] = statistics.median(rounds)
+        results[runtime] = _median_fps(det, frames, args.repeats)
         size = det.imgsz if isinstance(det.imgsz, int) else f"{det.imgsz[1]}x{det.imgsz[0]}"
         print(f"{runtime:9s} {results[runtime]:6.1f} frames/s (median of {args.repeats} x {len(frames)} frames, "
               f"input {size}, {det.path.name})")
+    if "openvino" in results:
+        for label, kw in (("openvino without the box refiner", {"refine_model": "none"}),
+                          ("openvino, the model alone", {"refine_model": "none", "kind_model": "none"})):
+            fps = _median_fps(Detector(args.model, runtime="openvino", ball_model="none", **kw), frames, args.repeats)
+            print(f"{label}: {fps:6.1f} frames/s ({1000 / results['openvino'] - 1000 / fps:+.1f} ms a frame "
+                  "for the full detector)")
     if "torch" in results:
         for runtime, fps in results.items():
             print(f"  {runtime:9s} x{fps / results['torch']:.2f} PyTorch")

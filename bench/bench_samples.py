@@ -5,7 +5,7 @@ the panning clip), p95 <= 1.5 yd, throw-in within 3 frames), and the share of th
 view that the run placed ("players placed": the error figures say nothing of the others).
 
     .venv/bin/python bench/bench_samples.py [--truth-boxes] [--only NAME ...] [--runtime auto] [--json out.json]
-        [--model PATH] [--ball-model PATH|none] [--kind-model PATH|none]
+        [--model PATH] [--ball-model PATH|none] [--kind-model PATH|none] [--refine-model PATH|none]
 """
 from __future__ import annotations
 
@@ -45,6 +45,7 @@ def main() -> None:
     ap.add_argument("--imgsz", type=int, default=None)
     ap.add_argument("--ball-model", default="auto", help="the ball stage's weights (default: the shipped ones)")
     ap.add_argument("--kind-model", default="auto", help="the rider/umpire classifier (default: the shipped one)")
+    ap.add_argument("--refine-model", default="auto", help="the box refiner (default: the shipped one)")
     ap.add_argument("--json", default=None, help="also write the scores here")
     args = ap.parse_args()
     names = args.only or sorted(p.parent.name for p in SAMPLES.glob("*/truth.json"))
@@ -52,7 +53,8 @@ def main() -> None:
     if not args.truth_boxes:
         from vision.detect import Detector
         detector = Detector(args.model, runtime=args.runtime, conf=0.3, imgsz=args.imgsz,
-                            ball_model=args.ball_model, kind_model=args.kind_model)
+                            ball_model=args.ball_model, kind_model=args.kind_model,
+                            refine_model=args.refine_model)
     rows, scores = [], {}
     for name in names:
         clip = SAMPLES / name / "clip.mp4"

@@ -18,6 +18,9 @@ def add_detection_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--kind-model", default="auto", metavar="PATH|auto|none",
                    help="the rider/umpire classifier, run on full-resolution crops of every person box "
                         "(default auto: models/polo-kind.pt; none: the detector's own classes)")
+    p.add_argument("--refine-model", default="auto", metavar="PATH|auto|none",
+                   help="the box refiner, which moves every horse and person box onto its object from the "
+                        "full-resolution crop (default auto: models/polo-refine.pt; none: the detector's own boxes)")
     p.add_argument("--class-map", default=None,
                    help="map other weights' class names to ours, e.g. person=rider,horse=horse (COCO is known)")
     p.add_argument("--imgsz", type=int, default=None, help="detector input size (default: the model's)")

@@ -239,6 +239,8 @@ def test_bad_batches_are_refused(tmp_path):
         run_batch(tmp_path, tmp_path / "out", BatchSettings(ball_model=str(tmp_path / "none.pt")))
     with pytest.raises(BatchError, match="rider/umpire classifier file not found"):
         run_batch(tmp_path, tmp_path / "out", BatchSettings(kind_model=str(tmp_path / "none.pt")))
+    with pytest.raises(BatchError, match="box refiner file not found"):
+        run_batch(tmp_path, tmp_path / "out", BatchSettings(refine_model=str(tmp_path / "none.pt")))
     assert not (tmp_path / "out").exists()          # refused before anything was written
 
 

@@ -83,3 +83,30 @@ def test_a_brisk_walk_at_the_umpire_under_real_noise_is_not_the_start_of_play():
     start = _players(80) + rng.normal(0, 0.3, walk.shape)
     f = throw_in_from_players(T, start)
     assert f is not None and abs(f - 80) <= 5
+
+
+def _false_track(ball: np.ndarray, at: int) -> np.ndarray:
+    """Three sightings in line, 8 px a frame, beside the umpire: a rider's white glove riding past
+    at the pace of a slow throw (the false throw-in of clean_lineup in session 5)."""
+    ball = ball.copy()
+    for k in range(3):
+        ball[at + k] = (580.0 + 8 * k, 240.0)
+    return ball
+
+
+def test_a_throw_seen_from_the_ball_must_be_followed_by_play():
+    """The glove's line at frame 30 is not followed by play (the players are still until 80):
+    the search goes on to the real throw at 75, which is."""
+    ti = detect_throw_in(T, _players(80), _false_track(_ball(thrown_at=75), 30), UMPIRE)
+    assert (ti.method, ti.frame) == ("ball", 75 - RELEASE_LAG_FRAMES)
+    # without the later throw and with no play at all there is no throw-in
+    ti = detect_throw_in(T, _players(None), _false_track(_ball(), 30), UMPIRE)
+    assert (ti.method, ti.frame) == ("none", None)
+    # the players' start alone, once the glove is set aside
+    ti = detect_throw_in(T, _players(80), _false_track(_ball(), 30), UMPIRE)
+    assert ti.method == "players" and abs(ti.frame - 80) <= 1
+
+
+def test_a_throw_too_near_the_end_for_play_to_be_seen_is_taken():
+    ti = detect_throw_in(T, _players(None), _ball(held_until=F - 20, thrown_at=F - 19), UMPIRE)
+    assert (ti.method, ti.frame) == ("ball", F - 19 - RELEASE_LAG_FRAMES)

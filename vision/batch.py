@@ -87,6 +87,7 @@ class BatchSettings:
     runtime: str = "auto"
     ball_model: str | None = "auto"               # the ball stage (vision.ball)
     kind_model: str | None = "auto"               # the rider/umpire classifier (vision.person_kind)
+    refine_model: str | None = "auto"             # the box refiner (vision.box_refine)
     conf: float = 0.3
     stride: int = 1
     min_run: int = 3
@@ -211,7 +212,8 @@ def clip_options(clip: str | Path, settings: BatchSettings):
     return AnalyzeOptions(defending=defending, calibration=side.get("calibration"), model=settings.model,
                           class_map=settings.class_map, imgsz=settings.imgsz, conf=settings.conf,
                           runtime=settings.runtime, ball_model=settings.ball_model, kind_model=settings.kind_model,
-                          stride=settings.stride, team_colours=colours, throw_in_frame=side.get("throw_in_frame"),
+                          refine_model=settings.refine_model, stride=settings.stride, team_colours=colours,
+                          throw_in_frame=side.get("throw_in_frame"),
                           min_run=settings.min_run, margin_sigmas=settings.margin_sigmas,
                           track_space=settings.track_space, moving_camera=settings.moving_camera,
                           annotate=settings.annotate, field=side.get("field", {}))
@@ -290,12 +292,13 @@ _PROGRESS_QUEUE = None
 def shared_detector(settings: BatchSettings):
     """This process's detector for these settings, loaded on first use."""
     key = (settings.model, tuple(sorted((settings.class_map or {}).items())), settings.imgsz, settings.conf,
-           settings.runtime, settings.ball_model, settings.kind_model)
+           settings.runtime, settings.ball_model, settings.kind_model, settings.refine_model)
     if key not in _DETECTORS:
         from vision.detect import Detector
         _DETECTORS[key] = Detector(settings.model, class_map=settings.class_map, imgsz=settings.imgsz,
                                    conf=settings.conf, runtime=settings.runtime,
-                                   ball_model=settings.ball_model, kind_model=settings.kind_model)
+                                   ball_model=settings.ball_model, kind_model=settings.kind_model,
+                                   refine_model=settings.refine_model)
     return _DETECTORS[key]
 
 
@@ -583,6 +586,8 @@ def run_batch(inputs: str | Path | Sequence[str | Path], out_dir: str | Path, se
             raise BatchError(f"ball model file not found: {settings.ball_model}")
         if settings.kind_model not in (None, "auto", "none") and not Path(settings.kind_model).exists():
             raise BatchError(f"rider/umpire classifier file not found: {settings.kind_model}")
+        if settings.refine_model not in (None, "auto", "none") and not Path(settings.refine_model).exists():
+            raise BatchError(f"box refiner file not found: {settings.refine_model}")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

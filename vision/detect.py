@@ -9,6 +9,9 @@ shirt, in vision.teams, or by a user hint).
 Rider or umpire: whatever the model, every person box is looked at again at full resolution
 by the rider/umpire classifier (vision.person_kind, models/polo-kind.pt) when it is there;
 its answer sets the box's class. ``kind_model="none"`` keeps the model's own classes.
+Before that, the box refiner (vision.box_refine, models/polo-refine.pt) moves every horse,
+rider and umpire box onto its object from the full-resolution crop; ``refine_model="none"``
+keeps the model's own boxes.
 
 Runtimes: the same weights run under PyTorch (.pt), ONNX Runtime (.onnx) or OpenVINO (a
 ``NAME_openvino_model/`` folder), the last two exported by vision.export at a fixed input
@@ -138,7 +141,7 @@ class Detector:
     def __init__(self, model: str | Path | None = None, class_map: dict[str, str] | None = None,
                  imgsz: int | None = None, conf: float = 0.25, iou: float = 0.6, device: str = "cpu",
                  runtime: str = "auto", ball_model: str | Path | None = "auto",
-                 kind_model: str | Path | None = "auto"):
+                 kind_model: str | Path | None = "auto", refine_model: str | Path | None = "auto"):
         path = resolve_model(model, runtime)
         self.runtime = runtime_of(path)
         try:
@@ -171,6 +174,9 @@ class Detector:
         # The rider/umpire classifier (vision.person_kind): the shipped one by default.
         from vision.person_kind import load_kind_classifier
         self.kind = load_kind_classifier(kind_model)
+        # The box refiner (vision.box_refine): the shipped one by default.
+        from vision.box_refine import load_box_refiner
+        self.refiner = load_box_refiner(refine_model)
 
     @property
     def knows_umpires(self) -> bool:
@@ -183,6 +189,8 @@ class Detector:
         results = self.model.predict(batch, imgsz=self.imgsz, conf=self.conf, iou=self.iou, device=self.device,
                                      verbose=False, classes=sorted(self.map))
         out = [self._convert(r) for r in results]
+        if self.refiner is not None:
+            out = [self.refiner(frame, det) for frame, det in zip(batch, out)]
         if self.kind is not None:
             out = [self.refine_persons(frame, det) for frame, det in zip(batch, out)]
         return out[0] if single else out

@@ -39,7 +39,29 @@ def _split_images(data_yaml: Path, split: str) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
 
 
-def horse_recall(detector, data_yaml: Path, split: str = "val", iou: float = 0.5) -> dict:
+def labelled_frames(data: str | Path, split: str = "train"):
+    """The dataset's images of `split` (a folder with data.yaml, or the yaml) and their labels: the
+    image paths, and a generator of (frame BGR, classes, xyxy pixel boxes) in the same order."""
+    data_yaml = Path(data)
+    if data_yaml.is_dir():
+        data_yaml = data_yaml / "data.yaml"
+    if not data_yaml.exists():
+        raise FileNotFoundError(f"no data.yaml at {data_yaml}")
+    images = _split_images(data_yaml, split)
+    if not images:
+        raise FileNotFoundError(f"no images in the {split!r} split of {data_yaml}")
+
+    def frames():
+        for path in images:
+            frame = cv2.imread(str(path))
+            h, w = frame.shape[:2]
+            yield (frame, *labels_of(path, w, h))
+    return images, frames()
+
+
+def horse_recall(detector, data_yaml: Path, split: str = "val", iou: float = 0.5, min_conf: float = 0.0) -> dict:
+    """Share of true horses matched one-to-one at IoU `iou` by the detector's horse boxes scored at
+    least `min_conf`, overall and in the dense line-up (horses whose box overlaps another's)."""
     found = total = dense_found = dense_total = 0
     for img_path in _split_images(data_yaml, split):
         image = cv2.imread(str(img_path))
@@ -49,6 +71,7 @@ def horse_recall(detector, data_yaml: Path, split: str = "val", iou: float = 0.5
         if not len(truth):
             continue
         det = detector(image).of(HORSE)
+        det = det[det.confidence >= min_conf]
         hit = np.zeros(len(truth), bool)
         if len(det):
             m = box_iou(truth, det.xyxy.astype(float))
@@ -100,14 +123,16 @@ def pipeline_map50(detector, data_yaml: Path, split: str = "val", iou: float = 0
 
 
 def evaluate_detector(model_path: str | None, data: str, split: str = "val", imgsz: int | None = None,
-                      runtime: str = "torch", kind_model: str | None = "auto", with_kind: bool = True) -> dict:
+                      runtime: str = "torch", kind_model: str | None = "auto", refine_model: str | None = "auto",
+                      with_kind: bool = True) -> dict:
     """Scores of the .pt by default (the figures hold for its exports: tests/test_detector_runtimes.py
     checks that they give the same boxes)."""
     from vision.detect import Detector
     data_yaml = Path(data)
     if data_yaml.is_dir():
         data_yaml = data_yaml / "data.yaml"
-    detector = Detector(model_path, imgsz=imgsz, conf=0.25, runtime=runtime, ball_model="none", kind_model="none")
+    detector = Detector(model_path, imgsz=imgsz, conf=0.25, runtime=runtime, ball_model="none", kind_model="none",
+                        refine_model="none")
     metrics = detector.model.val(data=str(data_yaml.resolve()), split=split, imgsz=detector.imgsz, device="cpu",
                                  workers=0, plots=False, verbose=False, batch=8)
     ap50 = {}
@@ -119,9 +144,14 @@ def evaluate_detector(model_path: str | None, data: str, split: str = "val", img
            "map50": {n: ap50.get(n) for n in CLASS_NAMES}}
     out.update(horse_recall(detector, data_yaml, split))
     if with_kind:
-        # What the pipeline gets: the model's boxes, persons re-classed by the rider/umpire classifier.
-        full = Detector(model_path, imgsz=imgsz, conf=0.001, runtime=runtime, ball_model="none", kind_model=kind_model)
-        if full.kind is not None:
-            out["kind_model"] = str(full.kind.path)
+        # What the pipeline gets: the model's boxes moved by the box refiner, persons re-classed by
+        # the rider/umpire classifier. Neither changes a horse's score, so its horses above 0.25
+        # are those of a detector made at 0.25.
+        full = Detector(model_path, imgsz=imgsz, conf=0.001, runtime=runtime, ball_model="none", kind_model=kind_model,
+                        refine_model=refine_model)
+        if full.kind is not None or full.refiner is not None:
+            out["kind_model"] = str(full.kind.path) if full.kind is not None else None
+            out["refine_model"] = str(full.refiner.path) if full.refiner is not None else None
             out["map50_with_kind"] = {n: pipeline_map50(full, data_yaml, split).get(n) for n in CLASS_NAMES}
+            out["pipeline"] = horse_recall(full, data_yaml, split, min_conf=detector.conf)
     return out

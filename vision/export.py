@@ -6,6 +6,9 @@ Ultralytics' rectangular letterbox, so the runtimes give the same boxes. Frames 
 aspect are letterboxed into that shape. Ultralytics writes the export next to a copy of the
 weights in a hidden folder beside the destination, and each result is moved into place only
 when complete (an existing OpenVINO folder is swapped out, then removed).
+
+The OpenVINO export keeps its weights in half precision (half the file; OpenVINO computes in
+FP32 on the CPU all the same, so the boxes are the .pt's: tests/test_detector_runtimes.py).
 """
 from __future__ import annotations
 
@@ -48,8 +51,9 @@ def export_detector(model: str | Path, formats: tuple[str, ...] = FORMATS,
         copy = Path(tmp) / pt.name
         shutil.copyfile(pt, copy)
         for fmt in formats:
+            half = {"quantize": 16} if fmt == "openvino" else {}
             out = Path(YOLO(str(copy), task="detect").export(format=fmt, imgsz=list(shape), device="cpu",
-                                                             dynamic=False, simplify=True, half=False, verbose=False))
+                                                             dynamic=False, simplify=True, verbose=False, **half))
             dest = export_path(pt, fmt)
             if dest.is_dir():
                 old = dest.with_name(f".{dest.name}.old-{os.getpid()}")

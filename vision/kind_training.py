@@ -8,19 +8,15 @@ will see. Umpires are one person in nine: each is cut more often than a rider. T
 """
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 import time
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision.detections import RIDER, UMPIRE
-from vision.detector_eval import _split_images, labels_of
-from vision.person_kind import build_net, crop_persons
+from vision.detector_eval import labelled_frames
+from vision.person_kind import CROP_H, CROP_W, build_net, crop_persons
+from vision.small_nets import half_state, save_weights
 
 
 @dataclass
@@ -45,19 +41,9 @@ def _jittered(box: np.ndarray, rng: np.random.Generator, sd: float) -> np.ndarra
 
 def collect_crops(cfg: KindTrainConfig, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """uint8 crops (N, 3, H, W), labels (N,) 1 = umpire, and each crop's frame index."""
-    data_yaml = Path(cfg.data)
-    if data_yaml.is_dir():
-        data_yaml = data_yaml / "data.yaml"
-    if not data_yaml.exists():
-        raise FileNotFoundError(f"no data.yaml at {data_yaml}")
-    images = _split_images(data_yaml, cfg.split)
-    if not images:
-        raise FileNotFoundError(f"no images in the {cfg.split!r} split of {data_yaml}")
+    _, frames_of = labelled_frames(cfg.data, cfg.split)
     crops, labels, frames = [], [], []
-    for i, path in enumerate(images):
-        frame = cv2.imread(str(path))
-        h, w = frame.shape[:2]
-        cls, boxes = labels_of(path, w, h)
+    for i, (frame, cls, boxes) in enumerate(frames_of):
         cut = []
         for c, box in zip(cls, boxes):
             if c not in (RIDER, UMPIRE):
@@ -140,20 +126,5 @@ def train_kind(cfg: KindTrainConfig, progress=print) -> dict:
                     f"precision {row['umpire_precision']:.3f}"))
     record = {"config": asdict(cfg), "seconds": time.time() - start, "crops": int(len(labels)),
               "umpire_crops": int(labels.sum()), "val_crops": int(val.sum()), "history": history}
-    out = Path(cfg.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    state = {k: (v.half() if v.is_floating_point() else v) for k, v in net.state_dict().items()}
-    fd, tmp = tempfile.mkstemp(dir=out.parent, suffix=".pt.tmp")
-    os.close(fd)
-    try:
-        torch.save({"state_dict": state, "crop": [3, 48, 32]}, tmp)
-        os.replace(tmp, out)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    rec_path = out.with_suffix(".train.json")
-    fd, tmp = tempfile.mkstemp(dir=out.parent, suffix=".json.tmp")
-    with os.fdopen(fd, "w") as f:
-        json.dump(record, f, indent=1)
-    os.replace(tmp, rec_path)
+    save_weights(cfg.out, {"state_dict": half_state(net), "crop": [3, CROP_H, CROP_W]}, record)
     return record

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from vision.detect import ROOT, ModelError
+from vision.small_nets import conv_block, openvino_compile
 
 DEFAULT_KIND_MODEL = ROOT / "models" / "polo-kind.pt"
 CROP_W, CROP_H = 32, 48
@@ -47,12 +48,7 @@ def crop_persons(frame: np.ndarray, boxes: np.ndarray) -> np.ndarray:
 def build_net():
     """The network: 3 conv blocks (16, 32, 64 channels), global pooling, 2 logits (rider, umpire)."""
     from torch import nn
-
-    def block(cin, cout, pool):
-        layers = [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
-        return layers + ([nn.MaxPool2d(2)] if pool else [])
-
-    return nn.Sequential(*block(3, 16, True), *block(16, 32, True), *block(32, 64, False),
+    return nn.Sequential(*conv_block(3, 16, True), *conv_block(16, 32, True), *conv_block(32, 64, False),
                          nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(64, 2))
 
 
@@ -76,7 +72,7 @@ class KindClassifier:
         self.runtime = "torch"
         self._compiled = None
         try:
-            self._compiled = _openvino_compile(self.net, torch)
+            self._compiled = openvino_compile(self.net, torch, (3, CROP_H, CROP_W))
             self.runtime = "openvino"
         except Exception:  # noqa: BLE001 - no OpenVINO, or it cannot take the net: PyTorch serves
             self._compiled = None
@@ -97,18 +93,6 @@ class KindClassifier:
         with torch.inference_mode():
             logits = self.net(torch.from_numpy(np.ascontiguousarray(crops)))
             return torch.softmax(logits, 1)[:, 1].numpy().astype(np.float32)
-
-
-def _openvino_compile(net, torch):
-    """The network converted to OpenVINO in memory (any batch size), compiled for one CPU thread
-    (the detector's runtime has the others)."""
-    import warnings
-    import openvino as ov
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        model = ov.convert_model(net, example_input=torch.zeros(2, 3, CROP_H, CROP_W),
-                                 input=[(-1, 3, CROP_H, CROP_W)])
-    return ov.Core().compile_model(model, "CPU", {"INFERENCE_NUM_THREADS": 1})
 
 
 def load_kind_classifier(model: str | Path | None = "auto") -> KindClassifier | None:

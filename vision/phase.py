@@ -28,6 +28,8 @@ HELD_CHECK_S = 1.0           # after a start of play from the players, look this
 HELD_NEAR = 1.0              # "in hand": within this many umpire box heights of the box centre
 PLAY_SPEED = 4.0             # after a start, play reaches this (yd/s; a walk at the umpire is ~1.5) ...
 CONFIRM_S = 1.0              # ... for at least two players within this long
+BALL_CONFIRM_S = 2.0         # a throw-in seen from the ball: play follows within this long (the
+                             # ball must reach the players first; on the samples' true positions 0.9-1.3 s)
 
 
 @dataclass
@@ -53,14 +55,15 @@ def speeds(xy: np.ndarray, t: np.ndarray, window_s: float = 0.0) -> np.ndarray:
     return v
 
 
-def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float = 2.5) -> int | None:
+def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float = 2.5, start: int = 0) -> int | None:
     """The release: the first sighting of the ball next to the umpire (within `near` of his
     box height of the box centre, in the image: an airborne ball cannot be placed on the
     ground) that is away from where he held it, confirmed by a next sighting (within 3
     frames) that is not back in his hand; back-dated one frame to the release. A ball held
     still (its offset from his box centre unchanged, to a twentieth of his height) is not
     thrown; a lone sighting is not a throw, nor a slow one (THROW_SPEED), nor (unless the
-    ball was seen in his hand first) two without a third in line with them."""
+    ball was seen in his hand first) two without a third in line with them. Sightings before
+    frame `start` are not looked at."""
     cx = (umpire_box[:, 0] + umpire_box[:, 2]) / 2
     cy = (umpire_box[:, 1] + umpire_box[:, 3]) / 2
     h = umpire_box[:, 3] - umpire_box[:, 1]
@@ -68,6 +71,7 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     with np.errstate(invalid="ignore"):
         d = np.hypot(off[:, 0], off[:, 1]) / h
     idx = np.flatnonzero(d < near)
+    idx = idx[idx >= start]
     held = None                                            # offset of the ball last seen in hand
     for k, a in enumerate(idx):
         nxt = idx[k + 1] if k + 1 < len(idx) else None
@@ -144,9 +148,10 @@ def _held_for(t: np.ndarray, count: np.ndarray, f: int, movers: int, sustain_s: 
     return end <= len(t) and bool(np.all(count[f:end] >= movers))
 
 
-def _confirmed(t: np.ndarray, fast: np.ndarray, f: int, movers: int, sustain_s: float) -> bool:
-    """At least `movers` players faster than PLAY_SPEED for `sustain_s`, starting within CONFIRM_S of frame f."""
-    last = min(int(np.searchsorted(t, t[f] + CONFIRM_S)), len(t))
+def _confirmed(t: np.ndarray, fast: np.ndarray, f: int, movers: int, sustain_s: float,
+               within_s: float = CONFIRM_S) -> bool:
+    """At least `movers` players faster than PLAY_SPEED for `sustain_s`, starting within `within_s` of frame f."""
+    last = min(int(np.searchsorted(t, t[f] + within_s)), len(t))
     return any(_held_for(t, fast, g, movers, sustain_s) for g in range(f, last))
 
 
@@ -157,7 +162,11 @@ def detect_throw_in(t: np.ndarray, players: np.ndarray, ball_px: np.ndarray, ump
     if override is not None:
         return ThrowIn(int(override), "override")
     umpire_boxes = np.asarray(umpire_boxes, float).reshape(-1, len(t), 4)
-    found = [f for f in (throw_in_from_ball(ball_px, box) for box in umpire_boxes) if f is not None]
+    v = speeds(players, t, SPEED_WINDOW_S) if np.size(players) else np.zeros((0, len(t)))
+    with np.errstate(invalid="ignore"):
+        fast = np.sum(v > PLAY_SPEED, axis=0) if len(v) else np.zeros(len(t), int)
+    found = [f for f in (_ball_throw_followed_by_play(t, fast, ball_px, box) for box in umpire_boxes)
+             if f is not None]
     if found:
         return ThrowIn(min(found), "ball")
     f = throw_in_from_players(t, players)
@@ -167,6 +176,23 @@ def detect_throw_in(t: np.ndarray, players: np.ndarray, ball_px: np.ndarray, ump
             return ThrowIn(f, "players")
         f = throw_in_from_players(t, players, start=f + 1)
     return ThrowIn(None, "none")
+
+
+def _ball_throw_followed_by_play(t: np.ndarray, fast: np.ndarray, ball_px: np.ndarray, box: np.ndarray,
+                                 movers: int = 2, sustain_s: float = 0.3) -> int | None:
+    """The first release seen from the ball (throw_in_from_ball) that play follows: within
+    BALL_CONFIRM_S, at least `movers` players faster than PLAY_SPEED for `sustain_s`. A line of
+    false sightings (a rider's white glove moving steadily past the umpire) can pass for a
+    throw; the players, who are not moving, say it was not one, and the search goes on after
+    it. A release too near the end of the footage for play to be seen after it is taken."""
+    start = 0
+    while (f := throw_in_from_ball(ball_px, box, start=start)) is not None:
+        if t[f] + BALL_CONFIRM_S + sustain_s > t[-1]:
+            return f
+        if _confirmed(t, fast, f, movers, sustain_s, BALL_CONFIRM_S):
+            return f
+        start = f + RELEASE_LAG_FRAMES + 1
+    return None
 
 
 def phases(n_frames: int, throw_in: ThrowIn) -> np.ndarray:

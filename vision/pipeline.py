@@ -43,6 +43,7 @@ class AnalyzeOptions:
     runtime: str = "auto"                  # detector runtime (vision.detect.RUNTIMES)
     ball_model: str | None = "auto"        # ball stage (vision.ball): "auto" the shipped one, "none", or a path
     kind_model: str | None = "auto"        # rider/umpire classifier (vision.person_kind): "auto", "none", or a path
+    refine_model: str | None = "auto"      # box refiner (vision.box_refine): "auto", "none", or a path
     conf: float = 0.3
     stride: int = 1                                  # analyse every Nth frame
     team_colours: dict[str, tuple[int, int, int]] | None = None   # BGR hints per team
@@ -133,7 +134,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     if detector is None:
         from vision.detect import Detector
         detector = Detector(opts.model, class_map=opts.class_map, imgsz=opts.imgsz, conf=opts.conf,
-                            runtime=opts.runtime, ball_model=opts.ball_model, kind_model=opts.kind_model)
+                            runtime=opts.runtime, ball_model=opts.ball_model, kind_model=opts.kind_model,
+                            refine_model=opts.refine_model)
     hints = team_hints(opts)
     voter = IdentityVoter(hints=hints, min_separation=8.0)
     fps = reader.fps or 25.0

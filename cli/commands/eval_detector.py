@@ -12,16 +12,20 @@ def run(args: argparse.Namespace) -> int:
     from vision.detector_eval import evaluate_detector
     try:
         result = evaluate_detector(args.model, args.data, split=args.split, imgsz=args.imgsz,
-                                   kind_model=args.kind_model)
+                                   kind_model=args.kind_model, refine_model=args.refine_model)
     except (ModelError, FileNotFoundError, KeyError) as exc:
         raise UserError(str(exc)) from None
     print(json.dumps(result, indent=1))
     for name, ap in result["map50"].items():
         kind = (result.get("map50_with_kind") or {}).get(name)
         print(f"mAP50 {name:7s} model {ap if ap is None else round(ap, 3)}"
-              + ("" if kind is None else f"   detector + rider/umpire classifier {kind:.3f}"))
-    print(f"horse recall@0.5 {result['horse_recall_iou50']:.3f} (dense line-up {result['horse_recall_iou50_dense']:.3f}, "
-          f"{result['dense_horses']} horses)")
+              + ("" if kind is None else f"   with the box refiner and rider/umpire classifier {kind:.3f}"))
+    print(f"horse recall@0.5 model {result['horse_recall_iou50']:.3f} (dense line-up "
+          f"{result['horse_recall_iou50_dense']:.3f}, {result['dense_horses']} horses)")
+    if "pipeline" in result:
+        pipe = result["pipeline"]
+        print(f"horse recall@0.5 with the box refiner {pipe['horse_recall_iou50']:.3f} (dense line-up "
+              f"{pipe['horse_recall_iou50_dense']:.3f})")
     return 0
 
 
@@ -35,4 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--kind-model", default="auto",
                    help="rider/umpire classifier scored behind the model: 'auto' (the shipped "
                         "models/polo-kind.pt), 'none', or a file (default: %(default)s)")
+    p.add_argument("--refine-model", default="auto",
+                   help="box refiner scored behind the model: 'auto' (the shipped models/polo-refine.pt), "
+                        "'none', or a file (default: %(default)s)")
     p.set_defaults(func=run)

@@ -1,0 +1,57 @@
+"""What the two small second-look networks share (the rider/umpire classifier, vision.person_kind,
+and the box refiner, vision.box_refine): their conv block, their in-memory OpenVINO runtime,
+and how their weights are saved."""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+
+def conv_block(cin: int, cout: int, pool: bool) -> list:
+    """3x3 conv, batch norm, ReLU, then a 2x2 max pool when `pool`."""
+    from torch import nn
+    layers = [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+    return layers + ([nn.MaxPool2d(2)] if pool else [])
+
+
+def openvino_compile(net, torch, shape: tuple[int, int, int]):
+    """The network converted to OpenVINO in memory (any batch size of `shape` = (C, H, W)), compiled
+    for one CPU thread (the detector's runtime has the others)."""
+    import warnings
+    import openvino as ov
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = ov.convert_model(net, example_input=torch.zeros(2, *shape), input=[(-1, *shape)])
+    return ov.Core().compile_model(model, "CPU", {"INFERENCE_NUM_THREADS": 1})
+
+
+def _atomic_write(path: Path, write) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=path.suffix + ".tmp")
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def save_weights(out: str | Path, payload: dict, record: dict) -> None:
+    """`payload` (state dicts in half precision and their settings) to `out`, and the training
+    `record` to `out` with the suffix .train.json, each written to a temporary file and renamed."""
+    import torch
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    _atomic_write(out, lambda tmp: torch.save(payload, tmp))
+
+    def write_json(tmp):
+        with open(tmp, "w") as f:
+            json.dump(record, f, indent=1)
+    _atomic_write(out.with_suffix(".train.json"), write_json)
+
+
+def half_state(net) -> dict:
+    """The network's state dict with floating tensors in half precision (half the file)."""
+    return {k: (v.half() if v.is_floating_point() else v) for k, v in net.state_dict().items()}
