@@ -16,15 +16,15 @@ def conv_block(cin: int, cout: int, pool: bool) -> list:
     return layers + ([nn.MaxPool2d(2)] if pool else [])
 
 
-def openvino_compile(net, torch, shape: tuple[int, int, int]):
+def openvino_compile(net, torch, shape: tuple[int, int, int], threads: int = 1):
     """The network converted to OpenVINO in memory (any batch size of `shape` = (C, H, W)), compiled
-    for one CPU thread (the detector's runtime has the others)."""
+    for `threads` CPU threads."""
     import warnings
     import openvino as ov
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         model = ov.convert_model(net, example_input=torch.zeros(2, *shape), input=[(-1, *shape)])
-    return ov.Core().compile_model(model, "CPU", {"INFERENCE_NUM_THREADS": 1})
+    return ov.Core().compile_model(model, "CPU", {"INFERENCE_NUM_THREADS": threads})
 
 
 def _atomic_write(path: Path, write) -> None:
