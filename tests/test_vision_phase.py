@@ -49,6 +49,18 @@ def test_players_riding_at_the_umpire_while_he_holds_the_ball_have_not_started_p
     assert detect_throw_in(T, _players(60), _ball(), UMPIRE).frame is not None
 
 
+def test_a_few_still_sightings_near_the_hand_do_not_hold_back_the_players_start():
+    """Three still 'ball' sightings by the umpire's hand in the second after the players ride
+    off (a glove, a fleck of his shirt; clean_lineup_pan) are not a ball held: a ball in hand
+    is seen in most frames. The same three sightings every frame of that second do hold it."""
+    ball = np.full((F, 2), np.nan)
+    ball[[64, 65, 74]] = HAND
+    ti = detect_throw_in(T, _players(60), ball, UMPIRE)
+    assert ti.method == "players" and abs(ti.frame - 60) <= 1
+    ball[60:86] = HAND
+    assert detect_throw_in(T, _players(60), ball, UMPIRE).frame is None
+
+
 def test_override_wins_and_phases_follow():
     ti = detect_throw_in(T, _players(60), _ball(held_until=60, thrown_at=61), UMPIRE, override=100)
     assert (ti.frame, ti.method) == (100, "override")

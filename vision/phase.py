@@ -26,6 +26,7 @@ LINE_TOLERANCE = 0.05        # the third sighting's distance from the line, in b
 SPEED_WINDOW_S = 0.4         # the players' speeds are measured over this long (noise ~1 yd/s, not ~5)
 HELD_CHECK_S = 1.0           # after a start of play from the players, look this long for a ball still in hand
 HELD_NEAR = 1.0              # "in hand": within this many umpire box heights of the box centre
+HELD_SHARE = 0.5             # ... seen in at least this share of the frames (the samples: all or none)
 PLAY_SPEED = 4.0             # after a start, play reaches this (yd/s; a walk at the umpire is ~1.5) ...
 CONFIRM_S = 1.0              # ... for at least two players within this long
 BALL_CONFIRM_S = 2.0         # a throw-in seen from the ball: play follows within this long (the
@@ -99,13 +100,16 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     return None
 
 
-def ball_held(ball_px: np.ndarray, umpire_box: np.ndarray, start: int, end: int, min_sightings: int = 3) -> bool:
-    """True when the ball is seen at least `min_sightings` times in frames [start, end), each
-    time within HELD_NEAR box heights of the umpire's box centre, and hardly moving (less
-    than a tenth of his box height from the first sighting to the last): not thrown yet."""
-    seen = [f for f in range(max(0, start), min(end, len(ball_px))) if not np.isnan(ball_px[f, 0])
-            and not np.isnan(umpire_box[f, 0])]
-    if len(seen) < min_sightings:
+def ball_held(ball_px: np.ndarray, umpire_box: np.ndarray, start: int, end: int, min_sightings: int = 3,
+              min_share: float = HELD_SHARE) -> bool:
+    """True when the ball is seen in at least `min_share` of the frames [start, end) (and at
+    least `min_sightings` times), each time within HELD_NEAR box heights of the umpire's box
+    centre, and hardly moving (less than a tenth of his box height from the first sighting to
+    the last): not thrown yet. A ball in his hand is seen in nearly every frame or in none
+    (hidden by his body); a few still sightings are a glove or a fleck of his shirt."""
+    frames = range(max(0, start), min(end, len(ball_px)))
+    seen = [f for f in frames if not np.isnan(ball_px[f, 0]) and not np.isnan(umpire_box[f, 0])]
+    if len(seen) < max(min_sightings, min_share * len(frames)):
         return False
     box = umpire_box[seen]
     h = box[:, 3] - box[:, 1]
