@@ -14,6 +14,12 @@ from scipy.optimize import linear_sum_assignment
 from vision.detections import HORSE, RIDER, UMPIRE, Detections
 
 
+SEAT = 0.52              # (rider box bottom - horse box top) / horse box height: on the samples' true
+                         # boxes 0.49-0.56 (5th-95th percentile), median 0.52, all of them 0.44-0.60
+SEAT_TOLERANCE = 0.4     # the score falls to 0 this far from SEAT: the rider of the horse behind, whose
+                         # boots are near the top of the horse in front, is not paired with it
+
+
 @dataclass
 class Units:
     """Mounted units in one frame: the horse box, the person box (NaN if none), the kind."""
@@ -36,9 +42,10 @@ def seat_score(person: np.ndarray, horse: np.ndarray) -> np.ndarray:
     pw = np.maximum(px2 - px1, 1e-6)
     hh = np.maximum(hy2 - hy1, 1e-6)
     horiz = np.clip(np.minimum(px2, hx2) - np.maximum(px1, hx1), 0, None) / pw     # person inside horse span
-    # The rider's seat (his box bottom) lies in the horse's upper ~70%; his top is above the horse's top.
+    # The rider's box bottom (his boots) lies about half-way down the horse's box; his top is above
+    # the horse's top.
     seat = (py2 - hy1) / hh
-    vert = np.clip(1.0 - np.abs(seat - 0.35) / 0.45, 0, 1) * (py1 < hy1 + 0.25 * hh)
+    vert = np.clip(1.0 - np.abs(seat - SEAT) / SEAT_TOLERANCE, 0, 1) * (py1 < hy1 + 0.25 * hh)
     return horiz * vert
 
 
