@@ -1,3 +1,6 @@
+import os
+import stat
+
 import pytest
 
 from reports.atomic import atomic_open, write_json
@@ -24,3 +27,15 @@ def test_failed_write_keeps_the_previous_complete_file(tmp_path):
             fh.write("{broken")
             raise ValueError
     assert '"v": 1' in (tmp_path / "c.json").read_text()
+
+
+def test_the_file_gets_the_mode_open_would_give_it_not_the_temporary_files_0600(tmp_path):
+    old = os.umask(0o022)
+    try:
+        write_json(tmp_path / "d.json", {"v": 1})
+        os.umask(0o077)
+        write_json(tmp_path / "e.json", {"v": 1})
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "d.json").stat().st_mode) == 0o644
+    assert stat.S_IMODE((tmp_path / "e.json").stat().st_mode) == 0o600

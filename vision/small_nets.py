@@ -8,6 +8,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from reports.atomic import default_mode
+
 
 def conv_block(cin: int, cout: int, pool: bool) -> list:
     """3x3 conv, batch norm, ReLU, then a 2x2 max pool when `pool`."""
@@ -32,6 +34,7 @@ def _atomic_write(path: Path, write) -> None:
     os.close(fd)
     try:
         write(tmp)
+        os.chmod(tmp, default_mode())
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
