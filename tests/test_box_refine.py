@@ -151,10 +151,60 @@ def test_training_runs_end_to_end_on_a_tiny_dataset(tmp_path):
     assert moved.shape == (1, 4) and np.isfinite(moved).all()
 
 
+def test_detector_boxes_are_paired_with_the_true_box_they_overlap_most():
+    from vision.detections import HORSE, RIDER, UMPIRE, Detections
+    from vision.refine_training import detector_starts
+    truth_cls = np.array([HORSE, HORSE, RIDER])
+    truth = np.array([[0, 0, 40, 60], [100, 0, 140, 60], [5, -20, 30, 30]], float)
+    det = Detections(np.array([[2, 3, 44, 70],          # the first horse, its bottom run on: kept
+                               [60, 0, 90, 60],          # over nothing: dropped
+                               [98, 0, 139, 50],         # the second horse, stopped short: kept
+                               [6, -18, 31, 33]], np.float32),   # a person, not a horse
+                     np.array([HORSE, HORSE, HORSE, UMPIRE]), np.full(4, 0.5, np.float32))
+    start, target = detector_starts(det, truth_cls, truth, (HORSE,))
+    assert np.allclose(start, det.xyxy[[0, 2]]) and np.allclose(target, truth[[0, 1]])
+    start, target = detector_starts(det, truth_cls, truth, (RIDER, UMPIRE))
+    assert np.allclose(target, truth[[2]])
+    assert detector_starts(det, truth_cls[:2], truth[:2], (RIDER, UMPIRE))[0].shape == (0, 4)
+
+
+def test_training_from_a_detectors_boxes_adds_their_crops(tmp_path, monkeypatch):
+    """--from-detector: the detector's boxes (here a stand-in that returns each true box with its
+    bottom run on by a fifth) are cut as well, with the true boxes as targets."""
+    import vision.refine_training as rt
+    from synth.dataset import write_dataset
+    from vision.detections import Detections
+    from vision.detector_eval import labelled_frames
+    data = tmp_path / "ds"
+    write_dataset(data, n=4, seed=6, val_fraction=0.0, progress=False)
+    _, frames = labelled_frames(data)
+    labels = {hash(frame.tobytes()): (cls, boxes) for frame, cls, boxes in frames}
+
+    def stand_in(frame):
+        cls, boxes = labels[hash(frame.tobytes())]
+        run_on = boxes.copy()
+        run_on[:, 3] += 0.2 * (boxes[:, 3] - boxes[:, 1])
+        return Detections(run_on.astype(np.float32), cls, np.full(len(cls), 0.9, np.float32))
+    monkeypatch.setattr(rt, "_raw_detector", lambda model: stand_in)
+    plain = rt.collect(rt.RefineTrainConfig(data=str(data), cuts=1), np.random.default_rng(0))
+    both = rt.collect(rt.RefineTrainConfig(data=str(data), cuts=1, detector="auto", detector_cuts=1),
+                      np.random.default_rng(0))
+    for group in ("horse", "person"):
+        true_boxes = np.concatenate([b[np.isin(c, rt.GROUPS[group])] for c, b in labels.values()])
+        big = int(np.sum((true_boxes[:, 2] - true_boxes[:, 0] >= 3) & (1.2 * (true_boxes[:, 3] - true_boxes[:, 1]) >= 3)))
+        y = both[group]["y"]
+        # the stand-in's crops ask for the bottom edge to move up by a sixth of the box (0.2 / 1.2)
+        theirs = (np.abs(y[:, :3]) < 1e-3).all(axis=1) & (np.abs(y[:, 3] + 0.2 / 1.2) < 1e-3)
+        assert big > 0 and theirs.sum() == big
+        assert abs(int((~theirs).sum()) - len(plain[group]["y"])) <= 2    # the jittered true boxes as before
+
+
 def test_train_refine_cli_errors(tmp_path, capsys):
     from cli.main import main
     assert main(["train-refine", "--data", str(tmp_path / "nope"), "--out", str(tmp_path / "r.pt")]) == 2
     assert "no data.yaml" in capsys.readouterr().err
     assert main(["train-refine", "--data", str(tmp_path), "--epochs", "0"]) == 2
     assert "must be at least 1" in capsys.readouterr().err
+    assert main(["train-refine", "--data", str(tmp_path), "--from-detector", str(tmp_path / "no.pt")]) == 2
+    assert "no such model file" in capsys.readouterr().err
     assert not (tmp_path / "r.pt").exists()

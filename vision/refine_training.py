@@ -4,7 +4,14 @@ Every true horse, rider and umpire box of the dataset (the renderer's own labels
 detector's) is cut from its frame several times, each time with its edges moved at random as
 a detector's box would be: most by N(0, 8%) of the box's size, some by N(0, 18%) (the boxes a
 detector places so far off that their IoU is under 0.5). The network learns to predict the
-move back to the true box. The last `val_fraction` of the frames (whole frames) is kept for
+move back to the true box.
+
+With `detector` (a model path, or "auto" for the shipped one), the detector's own boxes on
+each training frame are cut too, each with the true box it overlaps most (IoU at least
+DETECTOR_MIN_IOU) as its target, as a cascade's second stage learns from its first: a
+detector's errors are not random (a half-hidden horse's box stops at the horse in front of
+it, or runs on down its legs), and random jitter does not show them. The targets are still
+the renderer's boxes. The last `val_fraction` of the frames (whole frames) is kept for
 validation, where the edge error and the share of boxes at IoU 0.5 or more are reported
 before and after one look.
 """
@@ -35,14 +42,35 @@ class RefineTrainConfig:
     wide_jitter: float = 0.18   # ... or this, for a `wide_share` of the crops
     wide_share: float = 0.4
     val_fraction: float = 0.1
+    detector: str | None = None  # also learn from this detector's boxes ("auto": the shipped model)
+    detector_cuts: int = 2      # crops per detector box (the second one jittered by `jitter`)
+
+
+DETECTOR_MIN_IOU = 0.3
+DETECTOR_CONF = 0.2
+
+
+def detector_starts(det, cls: np.ndarray, boxes: np.ndarray, classes: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """(start boxes, their true boxes): the detections `det` of `classes`, each paired with the
+    true box of those classes it overlaps most, when that IoU is at least DETECTOR_MIN_IOU."""
+    mine = det.xyxy[np.isin(det.class_id, classes)].astype(float)
+    truth = boxes[np.isin(cls, classes)]
+    if not len(mine) or not len(truth):
+        return np.zeros((0, 4)), np.zeros((0, 4))
+    iou = box_iou(mine, truth)
+    best = np.argmax(iou, axis=1)
+    ok = iou[np.arange(len(mine)), best] >= DETECTOR_MIN_IOU
+    return mine[ok], truth[best[ok]]
 
 
 def collect(cfg: RefineTrainConfig, rng: np.random.Generator) -> dict:
     """Per group: uint8 crops (N, 3, H, W), targets (N, 4) float32, the jittered and true boxes, and
     each crop's frame index."""
     _, frames_of = labelled_frames(cfg.data, cfg.split)
+    detector = _raw_detector(cfg.detector) if cfg.detector else None
     parts = {g: {"x": [], "y": [], "start": [], "truth": [], "frame": []} for g in GROUPS}
     for i, (frame, cls, boxes) in enumerate(frames_of):
+        det = detector(frame) if detector is not None else None
         for group, classes in GROUPS.items():
             truth = boxes[np.isin(cls, classes)]
             if not len(truth):
@@ -50,6 +78,13 @@ def collect(cfg: RefineTrainConfig, rng: np.random.Generator) -> dict:
             truth = np.repeat(truth, cfg.cuts, axis=0)
             sd = np.where(rng.random(len(truth)) < cfg.wide_share, cfg.wide_jitter, cfg.jitter)[:, None]
             start = truth + rng.normal(0, 1, truth.shape) * sd * edge_units(truth)
+            if det is not None:
+                d_start, d_truth = detector_starts(det, cls, boxes, classes)
+                d_start = np.repeat(d_start, cfg.detector_cuts, axis=0)
+                d_truth = np.repeat(d_truth, cfg.detector_cuts, axis=0)
+                shake = (np.arange(len(d_start)) % cfg.detector_cuts > 0)[:, None] * cfg.jitter
+                d_start = d_start + rng.normal(0, 1, d_start.shape) * shake * edge_units(d_start)
+                start, truth = np.concatenate([start, d_start]), np.concatenate([truth, d_truth])
             ok = (start[:, 2] - start[:, 0] >= 3) & (start[:, 3] - start[:, 1] >= 3)
             truth, start = truth[ok], start[ok]
             part = parts[group]
@@ -62,6 +97,13 @@ def collect(cfg: RefineTrainConfig, rng: np.random.Generator) -> dict:
             raise FileNotFoundError(f"no {group} boxes in the {cfg.split!r} split of {cfg.data}")
         out[group] = {k: np.concatenate(v) for k, v in part.items()}
     return out
+
+
+def _raw_detector(model: str):
+    """The detector alone (no refiner, classifier or ball stage): the boxes the refiner will be given."""
+    from vision.detect import Detector
+    return Detector(None if model == "auto" else model, conf=DETECTOR_CONF, refine_model="none",
+                    kind_model="none", ball_model="none")
 
 
 def _augment(x, y, torch):
@@ -133,7 +175,9 @@ def train_refiner(cfg: RefineTrainConfig, progress=print) -> dict:
     torch.manual_seed(cfg.seed)
     rng = np.random.default_rng(cfg.seed)
     start = time.time()
+    threads = torch.get_num_threads()
     data = collect(cfg, rng)
+    torch.set_num_threads(threads)     # running the detector (Ultralytics) leaves PyTorch one thread
     nets, record = {}, {"config": asdict(cfg), "crops": {}, "history": {}}
     for group in GROUPS:
         nets[group], record["history"][group] = _train_group(cfg, group, data[group], rng, torch, progress)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from cli.errors import UserError
 
@@ -10,8 +11,11 @@ def run(args: argparse.Namespace) -> int:
     from vision.refine_training import RefineTrainConfig, train_refiner
     if min(args.epochs, args.cuts) < 1:
         raise UserError("--epochs and --cuts must be at least 1")
+    detector = args.from_detector
+    if detector not in (None, "auto") and not Path(detector).exists():
+        raise UserError(f"--from-detector: no such model file: {detector}")
     cfg = RefineTrainConfig(data=args.data, out=args.out, split=args.split, epochs=args.epochs, seed=args.seed,
-                            cuts=args.cuts)
+                            cuts=args.cuts, detector=detector)
     try:
         record = train_refiner(cfg)
     except FileNotFoundError as exc:
@@ -36,5 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--split", default="train", help="dataset split to train on (default: %(default)s)")
     p.add_argument("--epochs", type=int, default=10, help="epochs per network (default: %(default)s)")
     p.add_argument("--cuts", type=int, default=4, help="jittered crops per true box (default: %(default)s)")
+    p.add_argument("--from-detector", nargs="?", const="auto", default=None, metavar="MODEL",
+                   help="also train on this detector's own boxes on the training frames, each with the true box "
+                        "it overlaps most as the target (no value: the shipped model)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default: %(default)s)")
     p.set_defaults(func=run)
