@@ -16,22 +16,16 @@ import numpy as np
 from vision.detections import RIDER, UMPIRE
 from vision.detector_eval import labelled_frames
 from vision.person_kind import CROP_H, CROP_W, build_net, crop_persons
-from vision.small_nets import half_state, save_weights
+from vision.small_nets import SmallNetTrainConfig, half_state, save_weights
 
 
 @dataclass
-class KindTrainConfig:
-    data: str                   # a whole-frame synth-dataset (its data.yaml or folder)
+class KindTrainConfig(SmallNetTrainConfig):
     out: str = "models/polo-kind.pt"
-    split: str = "train"
     epochs: int = 12
-    batch: int = 256
-    lr: float = 3e-3
-    seed: int = 0
     rider_cuts: int = 4         # jittered crops per rider box
     umpire_cuts: int = 10       # per umpire box
     jitter: float = 0.06        # sd of each edge's shift, fraction of the box's size
-    val_fraction: float = 0.1
 
 
 def _jittered(box: np.ndarray, rng: np.random.Generator, sd: float) -> np.ndarray:

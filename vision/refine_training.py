@@ -25,23 +25,16 @@ import numpy as np
 from vision.box_refine import GROUPS, PADS, SHAPES, build_refine_net, crop_boxes, edge_units
 from vision.detections import box_iou
 from vision.detector_eval import labelled_frames
-from vision.small_nets import half_state, save_weights
+from vision.small_nets import SmallNetTrainConfig, half_state, save_weights
 
 
 @dataclass
-class RefineTrainConfig:
-    data: str                   # a whole-frame synth-dataset (its data.yaml or folder)
+class RefineTrainConfig(SmallNetTrainConfig):
     out: str = "models/polo-refine.pt"
-    split: str = "train"
-    epochs: int = 10
-    batch: int = 256
-    lr: float = 3e-3
-    seed: int = 0
     cuts: int = 4               # jittered crops per true box
     jitter: float = 0.08        # sd of each edge's move, fraction of the box's size ...
     wide_jitter: float = 0.18   # ... or this, for a `wide_share` of the crops
     wide_share: float = 0.4
-    val_fraction: float = 0.1
     detector: str | None = None  # also learn from this detector's boxes ("auto": the shipped model)
     detector_cuts: int = 2      # crops per detector box (the second one jittered by `jitter`)
 

@@ -6,9 +6,24 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from reports.atomic import default_mode
+
+
+
+@dataclass
+class SmallNetTrainConfig:
+    """What training either small network takes (each trainer adds its own crops' settings)."""
+    data: str                   # a whole-frame synth-dataset (its data.yaml or folder)
+    out: str = ""               # weights file to write
+    split: str = "train"
+    epochs: int = 10
+    batch: int = 256
+    lr: float = 3e-3
+    seed: int = 0
+    val_fraction: float = 0.1   # the last frames (whole frames) held back for validation
 
 
 def conv_block(cin: int, cout: int, pool: bool) -> list:
