@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from vision.observe import FrameObs
-from vision.swaps import MIN_LOOKS, change_point, split_swaps
+from vision.swaps import MIN_LOOKS, change_point, exchange_swaps, split_swaps
 from vision.teams import Appearance, IdentityVoter, colour_feature, bgr_to_lab
 
 RED, BLUE = (40, 40, 210), (200, 90, 30)
@@ -50,3 +50,43 @@ def test_split_swaps_cuts_the_track_and_redoes_its_votes():
                                                                for f in frames[20:])
     assert voter.identity(1) == "red" and voter.identity(4) == "blue"
     assert voter.identity(2) == "red" and voter.identity(3) == "blue"
+
+
+def _exchange_scene(swap_at: int | None, b_changes: bool = True, apart_yd: float = 1.0):
+    """Tracks 1 (red) and 2 (blue) `apart_yd` apart, 3 (red) far off; from `swap_at` the tracker
+    has given 1 the blue player's looks and (when `b_changes`) 2 the red one's."""
+    voter = IdentityVoter(hints={"red": RED, "blue": BLUE})
+    frames, looks = [], []
+    for pos in range(60):
+        f = _frame(pos, [1, 2, 3])
+        f.field_yd[:] = [[150.0, 60.0], [150.0, 60.0 + apart_yd], [120.0, 60.0]]
+        frames.append(f)
+        late = swap_at is not None and pos >= swap_at
+        for tid, colour in ((1, BLUE if late else RED), (2, RED if late and b_changes else BLUE), (3, RED)):
+            if pos % 3 == tid % 3:                      # a look every third frame, as the pipeline takes them
+                look = _look(colour)
+                voter.observe(tid, look)
+                looks.append((pos, tid, look, None))
+    return frames, looks, voter
+
+
+def test_exchanged_ids_of_two_crossing_players_are_given_back():
+    frames, looks, voter = _exchange_scene(swap_at=30)
+    done = exchange_swaps(frames, voter, looks)
+    assert len(done) == 1 and set(done[0][:2]) == {1, 2} and abs(done[0][2] - 30) <= 2
+    assert voter.identity(1) == "red" and voter.identity(2) == "blue" and voter.identity(3) == "red"
+    # every look of track 1 is now red, of track 2 blue
+    names = dict(zip(range(len(looks)), voter.look_names(np.array([r[2].feature for r in looks]))))
+    assert all(names[k] == "red" for k, r in enumerate(looks) if r[1] == 1)
+    assert all(names[k] == "blue" for k, r in enumerate(looks) if r[1] == 2)
+    # and the frames: track 1 stays where the red player stands (the position of id 1 in frame 0)
+    assert all(f.track_ids[0] == (1 if p < done[0][2] else 2) for p, f in enumerate(frames))
+
+
+def test_no_exchange_when_only_one_track_changes_team_or_they_are_far_apart():
+    frames, looks, voter = _exchange_scene(swap_at=30, b_changes=False)
+    assert exchange_swaps(frames, voter, looks) == []
+    frames, looks, voter = _exchange_scene(swap_at=30, apart_yd=5.0)
+    assert exchange_swaps(frames, voter, looks) == []
+    frames, looks, voter = _exchange_scene(swap_at=None)
+    assert exchange_swaps(frames, voter, looks) == []

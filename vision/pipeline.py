@@ -22,7 +22,7 @@ from vision.homography import calibrate
 from vision.observe import Observer, umpire_class_known
 from vision.plays import detect_plays
 from vision.roster import limit_roster
-from vision.swaps import split_swaps
+from vision.swaps import exchange_swaps, split_swaps
 from vision.positions import PIXEL_ERROR_PX, fill_gaps, smooth_tracks
 from vision.teams import UMPIRE, IdentityVoter
 from vision.tracking import UnitTracker
@@ -55,7 +55,7 @@ class AnalyzeOptions:
     min_track_frames: int = 5
     max_gap_s: float = 1.0                           # bridge a track's occlusions up to this long
     track_space: str = "field"                       # vision.tracking.SPACES: track in yards or in pixels
-    split_swaps: bool = True                         # cut tracks whose looks change team (vision.swaps)
+    split_swaps: bool = True                         # exchange ids back / cut tracks whose looks change team (vision.swaps)
     moving_camera: bool = True                       # follow pan/zoom from the field itself
     annotate: bool = True
     field: dict = field(default_factory=dict)        # length_yd / width_yd overrides
@@ -157,6 +157,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
             progress(index + 1, total)
     reader.close()
     frames = obs.frames
+    exchanges = exchange_swaps(frames, voter, obs.looks) if opts.split_swaps else []
     swaps = split_swaps(frames, voter, obs.looks) if opts.split_swaps else []
     F = len(frames)
     t = np.array([f.t for f in frames])
@@ -212,6 +213,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                      fps, time.perf_counter() - started, batch)
     report["roster"] = {"off_field_tracks": roster.outside, "frames_with_too_many_players": roster.masked_frames,
                         "positions_masked": roster.masked_positions}
+    report["tracks_exchanged"] = [{"track_ids": [a, b], "frame": frames[p].index} for a, b, p in exchanges]
     report["tracks_cut_at_team_change"] = [{"track_id": a, "new_track_id": b, "frame": frames[p].index}
                                            for a, b, p in swaps]
     report["ball"] = {"stage": str(finder.path) if finder is not None else None,

@@ -7,6 +7,12 @@ centre line. The looks tell: before the jump they are one team's colour, after i
 other's. A track whose looks, in time order, change from one team to the other (each side
 at least MIN_LOOKS looks and PURITY of them that team) is cut there, and the part after the
 cut becomes a new track with its own vote.
+
+When two players of opposite teams cross (the bunch after a throw-in), the tracker can
+exchange their ids: each track's looks change team at the same moment, the other way round.
+Cutting both would lose who each player was in the line-up, which the wrong-side play rule
+needs; `exchange_swaps` (run first) gives each track its own player back by exchanging the
+two tracks' ids from that frame on.
 """
 from __future__ import annotations
 
@@ -16,6 +22,10 @@ import numpy as np
 
 MIN_LOOKS = 6
 PURITY = 0.8
+EXCHANGE_WINDOW = 15     # frames of looks on each side of an exchange ...
+EXCHANGE_LOOKS = 3       # ... at least this many voting looks each side, for each track ...
+EXCHANGE_PURITY = 0.75   # ... and this share of them one team's
+EXCHANGE_NEAR_YD = 2.0   # the two tracks this close at the exchange
 
 
 def change_point(names: list[str | None], min_looks: int = MIN_LOOKS, purity: float = PURITY) -> int | None:
@@ -72,3 +82,88 @@ def split_swaps(frames: list, voter, looks: list[tuple]) -> list[tuple[int, int,
         for p, t, look, said in by_tid[tid]:
             voter.observe(new if p >= pos else tid, look, umpire=said)
     return cuts
+
+
+def _team_of(seq: list[tuple[int, str]], lo: int, hi: int) -> str | None:
+    """The team of the looks at frame positions [lo, hi), when there are EXCHANGE_LOOKS of them
+    and EXCHANGE_PURITY are one team's."""
+    names = [n for p, n in seq if lo <= p < hi]
+    if len(names) < EXCHANGE_LOOKS:
+        return None
+    best = max(set(names), key=names.count)
+    return best if names.count(best) >= EXCHANGE_PURITY * len(names) else None
+
+
+def _best_cut(frames: list, seq: dict, a: int, b: int, team_a: str, team_b: str, first: int, window: int) -> int:
+    """Where, from `first` on (within half a window), the exchange fits the looks best: most of
+    a's looks `team_a` before the cut and `team_b` after it, b's the other way round; among
+    equals, where the two tracks are closest."""
+    def fit(cut: int) -> int:
+        return sum((n == (team_a if t == a else team_b)) if p < cut else (n == (team_b if t == a else team_a))
+                   for t in (a, b) for p, n in seq[t] if cut - window <= p < cut + window)
+
+    def gap(cut: int) -> float:
+        f = frames[cut]
+        ia, ib = np.flatnonzero(f.track_ids == a), np.flatnonzero(f.track_ids == b)
+        d = float(np.hypot(*(f.field_yd[ia[0]] - f.field_yd[ib[0]]))) if len(ia) and len(ib) else np.inf
+        return d if np.isfinite(d) else np.inf
+
+    cuts = range(first, min(first + window // 2 + 1, len(frames)))
+    return max(cuts, key=lambda c: (fit(c), -gap(c)))
+
+
+def exchange_swaps(frames: list, voter, looks: list[tuple], window: int = EXCHANGE_WINDOW,
+                   near_yd: float = EXCHANGE_NEAR_YD) -> list[tuple[int, int, int]]:
+    """Undo id exchanges between two players of opposite teams. At frame position p, tracks a
+    and b (less than `near_yd` apart) have exchanged when a's looks are one team's over the
+    `window` frames before p and the other's over the `window` from p, and b's the other way
+    round; from p on their ids are exchanged back (in `frames` and in `looks`, whose tuples
+    are rewritten) and the voter's votes redone. Returns (a, b, p) per exchange, in time order."""
+    team_looks = [(k, r) for k, r in enumerate(looks) if r[2].feature is not None
+                  and not (r[3] if r[3] is not None else r[2].umpire_score >= voter.umpire_threshold)]
+    if not team_looks:
+        return []
+    names = voter.look_names(np.array([r[2].feature for _, r in team_looks]))
+    seq: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for (_, rec), name in zip(team_looks, names):
+        if name is not None:
+            seq[rec[1]].append((rec[0], name))
+    done = []
+    last_pair: dict[tuple[int, int], int] = {}
+    for pos, f in enumerate(frames):
+        ids = f.track_ids
+        live = np.flatnonzero((ids >= 0) & np.isfinite(f.field_yd).all(axis=1))
+        for i_, i in enumerate(live):
+            for j in live[i_ + 1:]:
+                a, b = int(ids[i]), int(ids[j])
+                if voter.is_umpire(a) or voter.is_umpire(b) or np.hypot(*(f.field_yd[i] - f.field_yd[j])) >= near_yd:
+                    continue
+                pair = (min(a, b), max(a, b))
+                if pos - last_pair.get(pair, -window) < window:
+                    continue
+                a_before, a_after = _team_of(seq[a], pos - window, pos), _team_of(seq[a], pos, pos + window)
+                b_before, b_after = _team_of(seq[b], pos - window, pos), _team_of(seq[b], pos, pos + window)
+                if None in (a_before, a_after, b_before, b_after) or a_before == b_before \
+                        or a_after != b_before or b_after != a_before:
+                    continue
+                at = _best_cut(frames, seq, a, b, a_before, b_before, pos, window)
+                for g in frames[at:]:
+                    in_a, in_b = g.track_ids == a, g.track_ids == b
+                    g.track_ids[in_a], g.track_ids[in_b] = b, a
+                seq[a], seq[b] = ([x for x in seq[a] if x[0] < at] + [x for x in seq[b] if x[0] >= at],
+                                  [x for x in seq[b] if x[0] < at] + [x for x in seq[a] if x[0] >= at])
+                last_pair[pair] = at
+                done.append((a, b, at))
+    if done:
+        swapped = {t for a, b, _ in done for t in (a, b)}
+        for k, (pos, tid, look, said) in enumerate(looks):
+            for a, b, at in done:            # in time order: each exchange applies from its frame on
+                if pos >= at and tid in (a, b):
+                    tid = b if tid == a else a
+            looks[k] = (pos, tid, look, said)
+        for tid in swapped:
+            voter.forget(tid)
+        for pos, tid, look, said in looks:
+            if tid in swapped:
+                voter.observe(tid, look, umpire=said)
+    return done
