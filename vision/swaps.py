@@ -16,6 +16,7 @@ two tracks' ids from that frame on.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
 
 import numpy as np
@@ -84,10 +85,15 @@ def split_swaps(frames: list, voter, looks: list[tuple]) -> list[tuple[int, int,
     return cuts
 
 
+def _window(seq: list[tuple[int, str]], lo: int, hi: int) -> list[tuple[int, str]]:
+    """The looks of `seq` (sorted by frame position) at positions [lo, hi)."""
+    return seq[bisect_left(seq, (lo, "")):bisect_left(seq, (hi, ""))]
+
+
 def _team_of(seq: list[tuple[int, str]], lo: int, hi: int) -> str | None:
     """The team of the looks at frame positions [lo, hi), when there are EXCHANGE_LOOKS of them
     and EXCHANGE_PURITY are one team's."""
-    names = [n for p, n in seq if lo <= p < hi]
+    names = [n for _, n in _window(seq, lo, hi)]
     if len(names) < EXCHANGE_LOOKS:
         return None
     best = max(set(names), key=names.count)
@@ -100,7 +106,7 @@ def _best_cut(frames: list, seq: dict, a: int, b: int, team_a: str, team_b: str,
     equals, where the two tracks are closest."""
     def fit(cut: int) -> int:
         return sum((n == (team_a if t == a else team_b)) if p < cut else (n == (team_b if t == a else team_a))
-                   for t in (a, b) for p, n in seq[t] if cut - window <= p < cut + window)
+                   for t in (a, b) for p, n in _window(seq[t], cut - window, cut + window))
 
     def gap(cut: int) -> float:
         f = frames[cut]
@@ -133,27 +139,28 @@ def exchange_swaps(frames: list, voter, looks: list[tuple], window: int = EXCHAN
     for pos, f in enumerate(frames):
         ids = f.track_ids
         live = np.flatnonzero((ids >= 0) & np.isfinite(f.field_yd).all(axis=1))
-        for i_, i in enumerate(live):
-            for j in live[i_ + 1:]:
-                a, b = int(ids[i]), int(ids[j])
-                if voter.is_umpire(a) or voter.is_umpire(b) or np.hypot(*(f.field_yd[i] - f.field_yd[j])) >= near_yd:
-                    continue
-                pair = (min(a, b), max(a, b))
-                if pos - last_pair.get(pair, -window) < window:
-                    continue
-                a_before, a_after = _team_of(seq[a], pos - window, pos), _team_of(seq[a], pos, pos + window)
-                b_before, b_after = _team_of(seq[b], pos - window, pos), _team_of(seq[b], pos, pos + window)
-                if None in (a_before, a_after, b_before, b_after) or a_before == b_before \
-                        or a_after != b_before or b_after != a_before:
-                    continue
-                at = _best_cut(frames, seq, a, b, a_before, b_before, pos, window)
-                for g in frames[at:]:
-                    in_a, in_b = g.track_ids == a, g.track_ids == b
-                    g.track_ids[in_a], g.track_ids[in_b] = b, a
-                seq[a], seq[b] = ([x for x in seq[a] if x[0] < at] + [x for x in seq[b] if x[0] >= at],
-                                  [x for x in seq[b] if x[0] < at] + [x for x in seq[a] if x[0] >= at])
-                last_pair[pair] = at
-                done.append((a, b, at))
+        xy = f.field_yd[live]
+        close = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) < near_yd
+        for i, j in zip(*np.nonzero(np.triu(close, 1))):
+            a, b = int(ids[live[i]]), int(ids[live[j]])
+            if voter.is_umpire(a) or voter.is_umpire(b):
+                continue
+            pair = (min(a, b), max(a, b))
+            if pos - last_pair.get(pair, -window) < window:
+                continue
+            a_before, a_after = _team_of(seq[a], pos - window, pos), _team_of(seq[a], pos, pos + window)
+            b_before, b_after = _team_of(seq[b], pos - window, pos), _team_of(seq[b], pos, pos + window)
+            if None in (a_before, a_after, b_before, b_after) or a_before == b_before \
+                    or a_after != b_before or b_after != a_before:
+                continue
+            at = _best_cut(frames, seq, a, b, a_before, b_before, pos, window)
+            for g in frames[at:]:
+                in_a, in_b = g.track_ids == a, g.track_ids == b
+                g.track_ids[in_a], g.track_ids[in_b] = b, a
+            ka, kb = bisect_left(seq[a], (at, "")), bisect_left(seq[b], (at, ""))
+            seq[a], seq[b] = seq[a][:ka] + seq[b][kb:], seq[b][:kb] + seq[a][ka:]
+            last_pair[pair] = at
+            done.append((a, b, at))
     if done:
         swapped = {t for a, b, _ in done for t in (a, b)}
         for k, (pos, tid, look, said) in enumerate(looks):
