@@ -121,3 +121,21 @@ def test_boxes_and_annotate():
     assert out.any()
     u, v = np.round(field_to_image(G, np.array([150.0, 55.0]))).astype(int)
     assert _lit_near(out, [(u, v)], r=2).all()                 # umpire circle drawn
+
+
+def test_id_tags_of_a_dense_line_up_do_not_cover_one_another():
+    from vision.draw import place_tags
+    # six boxes side by side, each 12 px right of and 8 px below the last (a rank seen end-on)
+    anchors = [(100 + 12 * k, 200 + 8 * k) for k in range(6)]
+    sizes = [(40, 14)] * 6
+    corners = place_tags(anchors, sizes)
+    rects = [(x, y - h, x + w, y) for (x, y), (w, h) in zip(corners, sizes)]
+    for i in range(6):
+        for j in range(i + 1, 6):
+            a, b = rects[i], rects[j]
+            assert min(a[2], b[2]) <= max(a[0], b[0]) or min(a[3], b[3]) <= max(a[1], b[1]), (i, j)
+    assert all(x == ax for (x, _), (ax, _) in zip(corners, anchors))       # lifted, never moved sideways
+    assert corners[-1] == anchors[-1]                                      # the nearest keeps its place
+    # a tag alone sits on its box; one at the top of the image is kept inside it
+    assert place_tags([(50, 90)], [(40, 14)]) == [(50, 90)]
+    assert place_tags([(50, 5)], [(40, 14)])[0][1] >= 14

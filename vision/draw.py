@@ -167,7 +167,8 @@ def draw_centre_line(img: np.ndarray, H_inv: np.ndarray, length: float = DEFAULT
 # ------------------------------------------------------------------------------------
 def _label(img: np.ndarray, text: str, org: tuple[int, int], colour: BGR, scale: float
            ) -> None:
-    """Text on a filled tag in `colour` (black or white text, whichever reads)."""
+    """Text on a filled tag in `colour` (black or white text, whichever reads); `org` is the
+    tag's bottom-left corner."""
     (tw, th), base = cv2.getTextSize(text, FONT, scale, 1)
     x, y = int(org[0]), int(org[1])
     y = max(y, th + base + 2)
@@ -176,16 +177,48 @@ def _label(img: np.ndarray, text: str, org: tuple[int, int], colour: BGR, scale:
     cv2.putText(img, text, (x + 2, y - base), FONT, scale, ink, 1, cv2.LINE_AA)
 
 
+def place_tags(anchors: Sequence[tuple[int, int]], sizes: Sequence[tuple[int, int]], max_lift: int = 8
+               ) -> list[tuple[int, int]]:
+    """Bottom-left corners for tags of `sizes` (w, h), each wanting to sit at its anchor (a box's
+    top-left corner). Tags are placed from the lowest anchor up (the nearest players first); a
+    tag that would cover one already placed is lifted by its own height, up to `max_lift` times
+    (then it stays where it overlaps least): in a dense line-up the ids stack up instead of
+    hiding one another."""
+    placed: list[tuple[int, int, int, int]] = []
+    out: list[tuple[int, int]] = [(0, 0)] * len(anchors)
+
+    def overlap(r) -> int:
+        return sum(max(0, min(r[2], q[2]) - max(r[0], q[0])) * max(0, min(r[3], q[3]) - max(r[1], q[1]))
+                   for q in placed)
+
+    for k in sorted(range(len(anchors)), key=lambda i: -anchors[i][1]):
+        (x, y), (w, h) = anchors[k], sizes[k]
+        tries = [(x, y - lift * h) for lift in range(max_lift + 1) if y - lift * h - h >= 0] or [(x, max(y, h))]
+        rects = [(tx, ty - h, tx + w, ty) for tx, ty in tries]
+        best = next((i for i, r in enumerate(rects) if overlap(r) == 0), None)
+        if best is None:
+            best = min(range(len(rects)), key=lambda i: overlap(rects[i]))
+        placed.append(rects[best])
+        out[k] = tries[best]
+    return out
+
+
 def draw_boxes(img: np.ndarray, boxes: Sequence[Sequence[float]], labels: Sequence[str],
                colours: Sequence[Sequence[int]], thickness: int = 2) -> None:
-    """Rectangles (x1, y1, x2, y2) with a label tag above each."""
+    """Rectangles (x1, y1, x2, y2) with a label tag above each (lifted where tags would cover
+    each other: place_tags); the tags are drawn over every box."""
     scale = _font_scale(img)
+    tags = []
     for box, text, colour in zip(boxes, labels, colours):
         x1, y1, x2, y2 = (int(round(v)) for v in box)
         colour = tuple(int(c) for c in colour)
         cv2.rectangle(img, (x1, y1), (x2, y2), colour, thickness, cv2.LINE_AA)
         if text:
-            _label(img, text, (x1, y1 - 1), colour, scale)
+            (tw, th), base = cv2.getTextSize(text, FONT, scale, 1)
+            tags.append((text, colour, (x1, y1 - 1), (tw + 4, th + base + 2)))
+    corners = place_tags([a for *_, a, _ in tags], [sz for *_, sz in tags])
+    for (text, colour, _, _), org in zip(tags, corners):
+        _label(img, text, org, colour, scale)
 
 
 def draw_banner(img: np.ndarray, lines: Sequence[str], colour: Sequence[int] = (0, 0, 255),
