@@ -16,7 +16,7 @@ import numpy as np
 from vision.detections import RIDER, UMPIRE
 from vision.detector_eval import labelled_frames
 from vision.person_kind import CROP_H, CROP_W, build_net, crop_persons
-from vision.small_nets import SmallNetTrainConfig, half_state, save_weights
+from vision.small_nets import SmallNetTrainConfig, half_state, save_weights, train_epochs
 
 
 @dataclass
@@ -88,31 +88,19 @@ def train_kind(cfg: KindTrainConfig, progress=print) -> dict:
     y_all = torch.from_numpy(labels)
     tr_idx, va_idx = np.nonzero(~val)[0], np.nonzero(val)[0]
     net = build_net()
-    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=1e-4)
-    steps = cfg.epochs * int(np.ceil(len(tr_idx) / cfg.batch))
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=max(steps, 1))
     loss_fn = torch.nn.CrossEntropyLoss()
+
+    def loss_of(idx):
+        return loss_fn(net(_augment(x_all[idx].float() / 255.0, torch)), y_all[idx])
+
     history = []
-    for epoch in range(cfg.epochs):
-        net.train()
-        order = rng.permutation(tr_idx)
-        total = 0.0
-        for k in range(0, len(order), cfg.batch):
-            idx = torch.from_numpy(order[k:k + cfg.batch])
-            x = _augment(x_all[idx].float() / 255.0, torch)
-            loss = loss_fn(net(x), y_all[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
-        net.eval()
+    for epoch, train_loss in train_epochs(net, torch, cfg, tr_idx, rng, loss_of):
         p = np.zeros(0)
         with torch.inference_mode():
             for k in range(0, len(va_idx), 1024):
                 x = x_all[torch.from_numpy(va_idx[k:k + 1024])].float() / 255.0
                 p = np.concatenate([p, torch.softmax(net(x), 1)[:, 1].numpy()])
-        row = {"epoch": epoch + 1, "train_loss": total / max(len(tr_idx), 1), **scores(labels[val], p)}
+        row = {"epoch": epoch, "train_loss": train_loss, **scores(labels[val], p)}
         history.append(row)
         progress(f"epoch {row['epoch']}/{cfg.epochs}: loss {row['train_loss']:.4f}, "
                  + ("no validation crops" if row["accuracy"] is None else

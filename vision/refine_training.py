@@ -25,7 +25,7 @@ import numpy as np
 from vision.box_refine import GROUPS, PADS, SHAPES, build_refine_net, crop_boxes, edge_units
 from vision.detections import box_iou
 from vision.detector_eval import labelled_frames
-from vision.small_nets import SmallNetTrainConfig, half_state, save_weights
+from vision.small_nets import SmallNetTrainConfig, half_state, save_weights, train_epochs
 
 
 @dataclass
@@ -136,25 +136,14 @@ def _train_group(cfg: RefineTrainConfig, group: str, data: dict, rng, torch, pro
     tr_idx = np.flatnonzero(~val)
     x_all, y_all = torch.from_numpy(data["x"]), torch.from_numpy(data["y"])
     net = build_refine_net(SHAPES[group])
-    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=1e-4)
-    steps = cfg.epochs * int(np.ceil(len(tr_idx) / cfg.batch))
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=max(steps, 1))
+
+    def loss_of(idx):
+        x, y = _augment(x_all[idx].float() / 255.0, y_all[idx], torch)
+        return torch.nn.functional.smooth_l1_loss(net(x), y, beta=0.05)
+
     history = []
-    for epoch in range(cfg.epochs):
-        net.train()
-        total = 0.0
-        order = rng.permutation(tr_idx)
-        for k in range(0, len(order), cfg.batch):
-            idx = torch.from_numpy(order[k:k + cfg.batch])
-            x, y = _augment(x_all[idx].float() / 255.0, y_all[idx], torch)
-            loss = torch.nn.functional.smooth_l1_loss(net(x), y, beta=0.05)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
-        net.eval()
-        row = {"epoch": epoch + 1, "train_loss": total / max(len(tr_idx), 1), **validation(net, torch, data, val)}
+    for epoch, train_loss in train_epochs(net, torch, cfg, tr_idx, rng, loss_of):
+        row = {"epoch": epoch, "train_loss": train_loss, **validation(net, torch, data, val)}
         history.append(row)
         progress(f"{group} epoch {row['epoch']}/{cfg.epochs}: loss {row['train_loss']:.4f}, "
                  + ("no validation crops" if row["edge_error_after"] is None else

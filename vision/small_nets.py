@@ -1,6 +1,6 @@
 """What the two small second-look networks share (the rider/umpire classifier, vision.person_kind,
-and the box refiner, vision.box_refine): their conv block, their in-memory OpenVINO runtime,
-and how their weights are saved."""
+and the box refiner, vision.box_refine): their conv block, training configuration and loop,
+their in-memory OpenVINO runtime, and how their weights are saved."""
 from __future__ import annotations
 
 import json
@@ -8,6 +8,8 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from reports.atomic import default_mode
 
@@ -24,6 +26,31 @@ class SmallNetTrainConfig:
     lr: float = 3e-3
     seed: int = 0
     val_fraction: float = 0.1   # the last frames (whole frames) held back for validation
+
+
+
+def train_epochs(net, torch, cfg: SmallNetTrainConfig, tr_idx, rng, loss_of):
+    """Train `net` for cfg.epochs with AdamW and a one-cycle schedule, on the indices `tr_idx` in
+    a new random order each epoch, cfg.batch at a time; `loss_of(idx)` is a batch's loss (idx
+    a tensor of indices). Yields (epoch, mean training loss per sample) after each epoch, with
+    the net in eval mode for the caller's validation."""
+    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=1e-4)
+    steps = cfg.epochs * int(np.ceil(len(tr_idx) / cfg.batch))
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=max(steps, 1))
+    for epoch in range(cfg.epochs):
+        net.train()
+        order = rng.permutation(tr_idx)
+        total = 0.0
+        for k in range(0, len(order), cfg.batch):
+            idx = torch.from_numpy(order[k:k + cfg.batch])
+            loss = loss_of(idx)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+        net.eval()
+        yield epoch + 1, total / max(len(tr_idx), 1)
 
 
 def conv_block(cin: int, cout: int, pool: bool) -> list:
