@@ -15,6 +15,9 @@ def add_detection_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ball-model", default="auto", metavar="PATH|auto|none",
                    help="the ball stage's weights, run on full-resolution windows around the umpire and the "
                         "last sighting (default auto: models/polo-ball.pt; none: only the detector's own balls)")
+    p.add_argument("--no-ball-motion", action="store_true",
+                   help="do not look for the thrown ball by motion (small spots brighter than the frames before "
+                        "and after, in a still window around the umpire; vision/ball_motion.py)")
     p.add_argument("--kind-model", default="auto", metavar="PATH|auto|none",
                    help="the rider/umpire classifier, run on full-resolution crops of every person box "
                         "(default auto: models/polo-kind.pt; none: the detector's own classes)")

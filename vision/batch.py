@@ -86,6 +86,7 @@ class BatchSettings:
     imgsz: int | None = None
     runtime: str = "auto"
     ball_model: str | None = "auto"               # the ball stage (vision.ball)
+    ball_motion: bool = True                      # the thrown ball from motion (vision.ball_motion)
     kind_model: str | None = "auto"               # the rider/umpire classifier (vision.person_kind)
     refine_model: str | None = "auto"             # the box refiner (vision.box_refine)
     conf: float = 0.3
@@ -211,7 +212,8 @@ def clip_options(clip: str | Path, settings: BatchSettings):
         raise ClipSettingsError(f"{where}: team_colours name {sorted(colours)}, but the teams are {sorted(defending)}")
     return AnalyzeOptions(defending=defending, calibration=side.get("calibration"), model=settings.model,
                           class_map=settings.class_map, imgsz=settings.imgsz, conf=settings.conf,
-                          runtime=settings.runtime, ball_model=settings.ball_model, kind_model=settings.kind_model,
+                          runtime=settings.runtime, ball_model=settings.ball_model, ball_motion=settings.ball_motion,
+                          kind_model=settings.kind_model,
                           refine_model=settings.refine_model, stride=settings.stride, team_colours=colours,
                           throw_in_frame=side.get("throw_in_frame"),
                           min_run=settings.min_run, margin_sigmas=settings.margin_sigmas,

@@ -53,6 +53,7 @@ class Observer:
     # Without an umpire class (COCO) the stripe score alone decides.
     umpire_cues: str = "both"
     ball: object | None = None     # a vision.ball.BallFollower: looks for the ball the detector missed
+    motion_ball: object | None = None  # a vision.ball_motion.MotionBallFinder: the thrown ball from motion
     frames: list[FrameObs] = field(default_factory=list)
     looks: list[tuple] = field(default_factory=list)   # (frame position, track id, Appearance, umpire said)
 
@@ -90,6 +91,16 @@ class Observer:
                 said = None                   # "a rider" from the detector: the stripes decide
             self.voter.observe(tid, look, umpire=said)
             self.looks.append((len(self.frames), tid, look, said))
+        umpires = self._umpire_boxes(units, ids) if self.ball is not None or self.motion_ball is not None else None
+        if self.motion_ball is not None:
+            # The previous frame's ball from motion (it needs this frame): recorded there, and
+            # followed from there by the ball stage.
+            moved = self.motion_ball.push(index, frame, H if self.camera is not None else None, umpires)
+            if moved is not None and self.frames and self.frames[-1].index == moved[0]:
+                prev = self.frames[-1]
+                prev.ball_px, prev.ball_yd = moved[1], image_to_field(prev.H, moved[1][None])[0]
+                if self.ball is not None:
+                    self.ball.remember(moved[0], moved[1])
         balls = det.of(BALL)
         ball_px = ball_yd = None
         if len(balls):
@@ -98,11 +109,13 @@ class Observer:
             if self.ball is not None:
                 self.ball.remember(index, ball_px)
         elif self.ball is not None:
-            seen = self.ball.find(frame, index, self._umpire_boxes(units, ids))
+            seen = self.ball.find(frame, index, umpires)
             if seen is not None:
                 ball_px = seen.xy
         if ball_px is not None:
             ball_yd = image_to_field(H, ball_px[None])[0]
+            if self.motion_ball is not None:
+                self.motion_ball.mark_seen(index)
         obs = FrameObs(index, t, H, ok, ids, units.horse_xyxy, units.person_xyxy,
                        units.is_umpire, ground, field_yd, yards_per_pixel(H, ground), ball_px, ball_yd)
         self.frames.append(obs)

@@ -18,6 +18,7 @@ from rules import Field, FrameBatch, Thresholds, check_batch
 from rules.events import violation_events
 from vision import phase as phase_mod
 from vision.ball import BallFollower
+from vision.ball_motion import MotionBallFinder
 from vision.homography import calibrate
 from vision.observe import Observer, umpire_class_known
 from vision.plays import detect_plays
@@ -42,6 +43,7 @@ class AnalyzeOptions:
     imgsz: int | None = None
     runtime: str = "auto"                  # detector runtime (vision.detect.RUNTIMES)
     ball_model: str | None = "auto"        # ball stage (vision.ball): "auto" the shipped one, "none", or a path
+    ball_motion: bool = True               # the thrown ball from motion (vision.ball_motion)
     kind_model: str | None = "auto"        # rider/umpire classifier (vision.person_kind): "auto", "none", or a path
     refine_model: str | None = "auto"      # box refiner (vision.box_refine): "auto", "none", or a path
     conf: float = 0.3
@@ -146,7 +148,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                    detector_knows_umpires=umpire_class_known(detector),
                    # The rider/umpire classifier sees the stripes at full resolution: it alone decides.
                    umpire_cues="detector" if getattr(detector, "kind", None) is not None else "both",
-                   ball=BallFollower(finder) if finder is not None else None)
+                   ball=BallFollower(finder) if finder is not None else None,
+                   motion_ball=MotionBallFinder() if opts.ball_motion else None)
     total = reader.n_frames
     # Two stages overlap: a background thread decodes and detects frame i+1 (both release
     # the GIL) while this one follows the camera, tracks and describes frame i.
@@ -218,7 +221,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                                            for a, b, p in swaps]
     report["ball"] = {"stage": str(finder.path) if finder is not None else None,
                       "frames_seen": int(np.sum(~np.isnan(ball_px[:, 0]))),
-                      "stage_looks": int(obs.ball.looks) if obs.ball is not None else 0}
+                      "stage_looks": int(obs.ball.looks) if obs.ball is not None else 0,
+                      "motion_sightings": int(obs.motion_ball.sightings) if obs.motion_ball is not None else 0}
     return Analysis(report, frames, batch, verdict, events, {tids[k]: identity.get(tids[k]) for k in range(len(tids))})
 
 

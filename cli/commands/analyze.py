@@ -66,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UserError(str(exc)) from None
     opts = AnalyzeOptions(defending=defending, calibration=args.calibration or side.get("calibration"),
-                          model=args.model, class_map=class_map, imgsz=args.imgsz, runtime=args.runtime, ball_model=args.ball_model, kind_model=args.kind_model,
+                          model=args.model, class_map=class_map, imgsz=args.imgsz, runtime=args.runtime, ball_model=args.ball_model,
+                          ball_motion=not args.no_ball_motion, kind_model=args.kind_model,
                           refine_model=args.refine_model, conf=args.conf,
                           stride=args.stride, team_colours=colours,
                           throw_in_frame=args.throw_in_frame if args.throw_in_frame is not None

@@ -17,7 +17,8 @@ def run(args: argparse.Namespace) -> int:
     except ModelError as exc:
         raise UserError(str(exc)) from None
     settings = BatchSettings(defending=parse_defending(args.defending) if args.defending else None,
-                             model=args.model, class_map=class_map, imgsz=args.imgsz, runtime=args.runtime, ball_model=args.ball_model, kind_model=args.kind_model,
+                             model=args.model, class_map=class_map, imgsz=args.imgsz, runtime=args.runtime, ball_model=args.ball_model,
+                          ball_motion=not args.no_ball_motion, kind_model=args.kind_model,
                           refine_model=args.refine_model, conf=args.conf,
                              stride=args.stride, min_run=args.min_run, margin_sigmas=args.margin_sigmas, track_space=args.track_space, annotate=not args.no_video,
                              moving_camera=not args.static_camera)
