@@ -8,10 +8,14 @@ ball --scale 1.5 --crop 320x320`; models/README.md). Where to look, in this orde
 
 1. where the last sighting (at most TRACK_FRAMES frames ago) predicts the ball to be now;
 2. the upper body of each umpire (at most MAX_UMPIRES): before the throw-in the ball is in
-   his hand, and the throw-in starts there.
+   his hand, and the throw-in starts there;
+3. once the ball has been lost (not seen for TRACK_FRAMES frames), the place the caller gives:
+   the pipeline's Observer gives the horse nearest the last sighting on the field, for
+   REACQUIRE_S (a loose ball is where the play is; on own_goal_blue1 the ball stage lost the
+   ball dribbled by Blue #1 after 95 of 250 frames, and with this look followed it to the end).
 
-When neither is known (no umpire yet, ball lost) nothing is run, so a clip costs at most one
-or two small inferences per frame. The ball's point is its box centre.
+When none is known (no umpire yet, ball never seen) nothing is run, so a clip costs at most
+one to three small inferences per frame. The ball's point is its box centre.
 """
 from __future__ import annotations
 
@@ -103,13 +107,18 @@ class BallFollower:
         self._last: tuple[int, np.ndarray, np.ndarray] | None = None   # (frame index, xy, px per frame)
         self.looks = 0
 
-    def find(self, frame: np.ndarray, index: int, umpire_boxes: np.ndarray) -> BallSighting | None:
-        """The ball in frame `index`: near its predicted position, else near an umpire."""
+    def find(self, frame: np.ndarray, index: int, umpire_boxes: np.ndarray,
+             lost_near: np.ndarray | None = None) -> BallSighting | None:
+        """The ball in frame `index`: near its predicted position, else near an umpire, else
+        (when it was lost more than TRACK_FRAMES ago) at `lost_near` (px), where the caller
+        thinks it went: the player nearest its last sighting."""
         places = []
         if self._last is not None and 0 < index - self._last[0] <= TRACK_FRAMES:
             places.append(self._last[1] + self._last[2] * (index - self._last[0]))
         for box in np.asarray(umpire_boxes, float).reshape(-1, 4)[:MAX_UMPIRES]:
             places.append(np.array([(box[0] + box[2]) / 2, box[1] + UPPER_BODY * (box[3] - box[1])]))
+        if lost_near is not None and self.lost(index):
+            places.append(np.asarray(lost_near, float))
         for centre in places:
             self.looks += 1
             seen = self.finder.look(frame, centre)
@@ -117,6 +126,10 @@ class BallFollower:
                 self.remember(index, seen.xy)
                 return seen
         return None
+
+    def lost(self, index: int) -> bool:
+        """The ball was seen, but not in the last TRACK_FRAMES frames before `index`."""
+        return self._last is not None and index - self._last[0] > TRACK_FRAMES
 
     def remember(self, index: int, xy: np.ndarray) -> None:
         """Record a sighting at frame `index` to follow the ball from it."""

@@ -17,6 +17,7 @@ from vision.teams import IdentityVoter, describe
 from vision.tracking import UnitTracker
 
 
+REACQUIRE_S = 4.0       # a lost ball is looked for near the player nearest its last sighting this long
 VOTE_MIN_SEAT = 0.4     # pairing score (vision.players.seat_score) a look needs to vote: true pairs
                         # score 0.46 and up (the renderer's boxes, all sample clips), a neighbour's rider ~0.33
 
@@ -55,6 +56,7 @@ class Observer:
     ball: object | None = None     # a vision.ball.BallFollower: looks for the ball the detector missed
     motion_ball: object | None = None  # a vision.ball_motion.MotionBallFinder: the thrown ball from motion
     frames: list[FrameObs] = field(default_factory=list)
+    _ball_last: tuple[float, np.ndarray] | None = None  # (time s, field yd) of the last ball seen
     looks: list[tuple] = field(default_factory=list)   # (frame position, track id, Appearance, umpire said)
 
     def observe(self, index: int, t: float, frame: np.ndarray, det: Detections | None = None) -> FrameObs:
@@ -109,17 +111,30 @@ class Observer:
             if self.ball is not None:
                 self.ball.remember(index, ball_px)
         elif self.ball is not None:
-            seen = self.ball.find(frame, index, umpires)
+            seen = self.ball.find(frame, index, umpires, self._ball_lost_near(index, units, field_yd))
             if seen is not None:
                 ball_px = seen.xy
         if ball_px is not None:
             ball_yd = image_to_field(H, ball_px[None])[0]
+            self._ball_last = (t, ball_yd)
             if self.motion_ball is not None:
                 self.motion_ball.mark_seen(index)
         obs = FrameObs(index, t, H, ok, ids, units.horse_xyxy, units.person_xyxy,
                        units.is_umpire, ground, field_yd, yards_per_pixel(H, ground), ball_px, ball_yd)
         self.frames.append(obs)
         return obs
+
+    def _ball_lost_near(self, index: int, units, field_yd: np.ndarray) -> np.ndarray | None:
+        """Where to look for a lost ball: the horse (its box's lower middle, px) nearest on the
+        field to the ball's last sighting, within REACQUIRE_S of it. A loose ball is where the
+        play is: the player who hit it or is riding on to it (one more look a frame while lost)."""
+        if self._ball_last is None or not len(field_yd) or not self.frames:
+            return None
+        if self.frames[-1].t - self._ball_last[0] > REACQUIRE_S:
+            return None
+        k = int(np.argmin(np.hypot(*(field_yd - self._ball_last[1]).T)))
+        box = units.horse_xyxy[k]
+        return np.array([(box[0] + box[2]) / 2, box[1] + 0.75 * (box[3] - box[1])])
 
     def _umpire_boxes(self, units, ids: np.ndarray) -> np.ndarray:
         """Person boxes of this frame's umpires (by the detector's class or the track's vote)."""
