@@ -24,7 +24,7 @@ from vision.observe import Observer, umpire_class_known
 from vision.plays import detect_plays
 from vision.roster import limit_roster
 from vision.swaps import exchange_swaps, split_swaps
-from vision.positions import PIXEL_ERROR_PX, fill_gaps, smooth_tracks
+from vision.positions import PIXEL_ERROR_PX, fill_gaps, fill_speeds, hidden_share, moving_ground, smooth_tracks
 from vision.teams import UMPIRE, IdentityVoter
 from vision.tracking import UnitTracker
 from vision.video_io import open_video, prefetch
@@ -182,6 +182,12 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                 ypp[col[int(tid)], fi] = f.yd_per_px[k]
                 boxes[col[int(tid)], fi] = f.horse_xyxy[k]
     max_gap = int(round(opts.max_gap_s * fps / opts.stride))
+    # A moving horse's box stands higher off the ground than a still one's: place each
+    # horse again with the ground point for its speed, measured on a first smoothing (not
+    # where its bottom edge is hidden by a horse in front: there the edge is a guess).
+    first, _ = smooth_tracks(fill_gaps(raw, max_gap)[0], opts.smooth_window)
+    speed = fill_speeds(phase_mod.speeds(first, t, phase_mod.SPEED_WINDOW_S))
+    raw = moving_ground(raw, boxes, [f.H for f in frames], speed, hidden_share(boxes))
     raw, interpolated = fill_gaps(raw, max_gap)
     ypp, _ = fill_gaps(ypp, max_gap)
     xy, spread = smooth_tracks(raw, opts.smooth_window)
