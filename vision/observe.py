@@ -56,7 +56,7 @@ class Observer:
     ball: object | None = None     # a vision.ball.BallFollower: looks for the ball the detector missed
     motion_ball: object | None = None  # a vision.ball_motion.MotionBallFinder: the thrown ball from motion
     frames: list[FrameObs] = field(default_factory=list)
-    _ball_last: tuple[float, np.ndarray] | None = None  # (time s, field yd) of the last ball seen
+    _ball_last: tuple | None = None     # (time s, field yd, at an umpire) of the last ball seen
     looks: list[tuple] = field(default_factory=list)   # (frame position, track id, Appearance, umpire said)
 
     def observe(self, index: int, t: float, frame: np.ndarray, det: Detections | None = None) -> FrameObs:
@@ -116,7 +116,7 @@ class Observer:
                 ball_px = seen.xy
         if ball_px is not None:
             ball_yd = image_to_field(H, ball_px[None])[0]
-            self._ball_last = (t, ball_yd)
+            self._ball_last = (t, ball_yd, _near_umpire(ball_px, umpires))
             if self.motion_ball is not None:
                 self.motion_ball.mark_seen(index)
         obs = FrameObs(index, t, H, ok, ids, units.horse_xyxy, units.person_xyxy,
@@ -130,6 +130,8 @@ class Observer:
         play is: the player who hit it or is riding on to it (one more look a frame while lost)."""
         if self._ball_last is None or not len(field_yd) or not self.frames:
             return None
+        if self._ball_last[2]:
+            return None              # last seen at an umpire: the look at the umpire covers it
         if self.frames[-1].t - self._ball_last[0] > REACQUIRE_S:
             return None
         k = int(np.argmin(np.hypot(*(field_yd - self._ball_last[1]).T)))
@@ -145,6 +147,15 @@ class Observer:
             if units.is_umpire[k] or (ids[k] >= 0 and self.voter.is_umpire(int(ids[k]))):
                 out.append(units.person_xyxy[k])
         return np.array(out).reshape(-1, 4)
+
+
+def _near_umpire(ball_px: np.ndarray, umpires: np.ndarray | None) -> bool:
+    """The ball is within one box height of an umpire's box centre (in his hand, or just thrown)."""
+    if umpires is None or not len(umpires):
+        return False
+    h = umpires[:, 3] - umpires[:, 1]
+    c = np.stack([(umpires[:, 0] + umpires[:, 2]) / 2, (umpires[:, 1] + umpires[:, 3]) / 2], axis=1)
+    return bool(np.any(np.hypot(*(c - ball_px).T) < h))
 
 
 def umpire_class_known(detector) -> bool:
