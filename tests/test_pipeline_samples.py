@@ -65,16 +65,20 @@ def test_outputs_are_complete_and_readable(tmp_path):
     assert json.loads((tmp_path / "report.json").read_text())["throw_in"]["frame"] == report["throw_in"]["frame"]
 
 
-def test_shipped_models_meet_the_thresholds_on_the_near_boards_clip(tmp_path):
-    """The whole product, the shipped detector and ball stage included, on a sample clip on
-    which they meet every threshold (four do; bench/bench_samples.py measures all twelve; README)."""
-    clip = SAMPLES / "throw_in_near_boards" / "clip.mp4"
-    truth = json.loads((SAMPLES / "throw_in_near_boards" / "truth.json").read_text())
+def _shipped(name: str, tmp_path):
+    """analyze (the shipped models, the clip's sidecar) then evaluate: (report, score)."""
+    clip = SAMPLES / name / "clip.mp4"
     side = load_sidecar(clip)
     opts = AnalyzeOptions(defending=side["defending"], calibration=side["calibration"],
                           team_colours=side["team_colours"], annotate=False)
     report, _ = analyze_to_folder(clip, tmp_path, opts, debrief=False)
-    score = evaluate_report(report, truth)
+    return report, evaluate_report(report, json.loads((SAMPLES / name / "truth.json").read_text()))
+
+
+def test_shipped_models_meet_the_thresholds_on_the_near_boards_clip(tmp_path):
+    """The whole product, the shipped detector and ball stage included, on a sample clip on
+    which they meet every threshold (four do; bench/bench_samples.py measures all twelve; README)."""
+    report, score = _shipped("throw_in_near_boards", tmp_path)
     assert report["throw_in"]["method"] == "ball" and report["ball"]["frames_seen"] > 10, report["throw_in"]
     assert score["event_precision"] >= 0.95 and score["event_recall"] >= 0.95, score
     assert score["position_error_median_yd"] <= 0.5 and score["position_error_p95_yd"] <= 1.5, score
@@ -88,13 +92,7 @@ def test_shipped_models_meet_the_thresholds_on_the_own_goal_clip(tmp_path):
     """own_goal_blue1 with the shipped models: the ball thrown by a far umpire is seen only by
     its motion (the ball model never sees it), and the ball Blue #1 carries south from the
     wrong side is found again at him each time it is lost, so his three plays are judged."""
-    clip = SAMPLES / "own_goal_blue1" / "clip.mp4"
-    truth = json.loads((SAMPLES / "own_goal_blue1" / "truth.json").read_text())
-    side = load_sidecar(clip)
-    opts = AnalyzeOptions(defending=side["defending"], calibration=side["calibration"],
-                          team_colours=side["team_colours"], annotate=False)
-    report, _ = analyze_to_folder(clip, tmp_path, opts, debrief=False)
-    score = evaluate_report(report, truth)
+    report, score = _shipped("own_goal_blue1", tmp_path)
     assert report["throw_in"]["method"] == "ball" and report["ball"]["motion_sightings"] >= 3, report["ball"]
     assert score["throw_in_frame_error"] is not None and score["throw_in_frame_error"] <= 3, score
     assert score["event_precision"] >= 0.95 and score["event_recall"] >= 0.95, score
