@@ -45,11 +45,11 @@ def test_the_observer_looks_at_the_horse_nearest_the_last_sighting_for_a_while()
     obs = Observer(detector=None, voter=None, tracker=None, camera=None, H0=np.eye(3))
     units = SimpleNamespace(horse_xyxy=np.array([[100.0, 200, 160, 300], [700, 250, 780, 350]]))
     field_yd = np.array([[40.0, 60.0], [90.0, 70.0]])
-    assert obs._ball_lost_near(5, units, field_yd) is None           # no ball seen yet
+    assert obs._ball_lost_near(units, field_yd) is None           # no ball seen yet
     obs._ball_last = (1.0, np.array([88.0, 71.0]), True)
     obs.frames.append(SimpleNamespace(t=2.0, index=50))
-    assert obs._ball_lost_near(51, units, field_yd) is None           # last seen at the umpire: his look
+    assert obs._ball_lost_near(units, field_yd) is None           # last seen at the umpire: his look
     obs._ball_last = (1.0, np.array([88.0, 71.0]), False)
-    assert obs._ball_lost_near(51, units, field_yd).tolist() == [740.0, 325.0]
+    assert obs._ball_lost_near(units, field_yd).tolist() == [740.0, 325.0]
     obs.frames.append(SimpleNamespace(t=1.0 + REACQUIRE_S + 0.1, index=200))
-    assert obs._ball_lost_near(201, units, field_yd) is None         # lost too long ago
+    assert obs._ball_lost_near(units, field_yd) is None         # lost too long ago

@@ -15,10 +15,11 @@ Blobs of d > DIFF covering MIN_AREA..MAX_AREA pixels are candidates; a lone one 
 sighting, if little else moved in the window (QUIET_AREA): a rider passing the umpire lights up
 dozens of blobs (swinging legs, white socks and gloves), several of them ball-sized, and is no
 ball. (Broad things moving less than their own size a frame, a body or a white shirt, cancel
-out in d: only the ball, small and fast, is new at a place and gone from it a frame later.) So this sees the release from a still
-line-up, the moment that matters, and not a ball among moving horses. A glove or a sleeve moving near the umpire makes a few small or one-frame blobs: the
-throw-in logic (vision.phase.throw_in_from_ball) wants three sightings in line at a thrown
-ball's speed, and play after them. A ball the umpire holds still does not show here (the ball
+out in d: only the ball, small and fast, is new at a place and gone from it a frame later.)
+So this sees the release from a still line-up, the moment that matters, and not a ball among
+moving horses. A glove or a sleeve moving near the umpire makes a few small or one-frame
+blobs: the throw-in logic (vision.phase.throw_in_from_ball) wants three sightings in line at
+a thrown ball's speed, and play after them. A ball the umpire holds still does not show here (the ball
 model sees that one).
 
 A frame's answer comes one frame late (it needs the next frame): `push` frame i, get the
@@ -62,13 +63,13 @@ class MotionBallFinder:
         self.looks = 0
         self.sightings = 0
 
-    def push(self, index: int, frame: np.ndarray, H: np.ndarray | None, umpire_boxes: np.ndarray,
-             seen: bool = False) -> tuple[int, np.ndarray] | None:
+    def push(self, index: int, frame: np.ndarray, H: np.ndarray | None, umpire_boxes: np.ndarray
+             ) -> tuple[int, np.ndarray] | None:
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         if self._last and index != self._last[-1].index + 1:
             self._last.clear()                   # a gap (a stride, a skipped frame): start again
         self._last.append(_Frame(index, grey, None if H is None else np.asarray(H, float),
-                                 np.asarray(umpire_boxes, float).reshape(-1, 4)[:MAX_UMPIRES], bool(seen)))
+                                 np.asarray(umpire_boxes, float).reshape(-1, 4)[:MAX_UMPIRES], False))
         if len(self._last) < 3:
             return None
         before, mid, after = self._last

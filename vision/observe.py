@@ -111,7 +111,7 @@ class Observer:
             if self.ball is not None:
                 self.ball.remember(index, ball_px)
         elif self.ball is not None:
-            seen = self.ball.find(frame, index, umpires, self._ball_lost_near(index, units, field_yd))
+            seen = self.ball.find(frame, index, umpires, self._ball_lost_near(units, field_yd))
             if seen is not None:
                 ball_px = seen.xy
         if ball_px is not None:
@@ -124,7 +124,7 @@ class Observer:
         self.frames.append(obs)
         return obs
 
-    def _ball_lost_near(self, index: int, units, field_yd: np.ndarray) -> np.ndarray | None:
+    def _ball_lost_near(self, units, field_yd: np.ndarray) -> np.ndarray | None:
         """Where to look for a lost ball: the horse (its box's lower middle, px) nearest on the
         field to the ball's last sighting, within REACQUIRE_S of it. A loose ball is where the
         play is: the player who hit it or is riding on to it (one more look a frame while lost)."""

@@ -19,11 +19,12 @@ from numpy.lib.stride_tricks import sliding_window_view
 PIXEL_ERROR_PX = 1.5        # typical error of a box's bottom edge, in pixels
 
 
-def ground_point_px(horse_xyxy: np.ndarray) -> np.ndarray:
-    """(N, 2) the horse's ground-contact point: the middle of the box's bottom edge, raised by
-    1.5% of the box height (the hooves' spread; measured on rendered truth, see models/README.md)."""
+def ground_point_px(horse_xyxy: np.ndarray, drop=-0.015) -> np.ndarray:
+    """(N, 2) the horse's ground-contact point: the middle of the box's bottom edge, lowered by
+    `drop` (scalar or (N,)) of the box height; by default raised by 1.5%, a standing horse's
+    (the hooves' spread; measured on rendered truth, see models/README.md; gait_drop below)."""
     h = horse_xyxy[:, 3] - horse_xyxy[:, 1]
-    return np.stack([(horse_xyxy[:, 0] + horse_xyxy[:, 2]) / 2, horse_xyxy[:, 3] - 0.015 * h], axis=1)
+    return np.stack([(horse_xyxy[:, 0] + horse_xyxy[:, 2]) / 2, horse_xyxy[:, 3] + drop * h], axis=1)
 
 
 # A moving horse's hooves are off the ground much of the time, so its box's bottom edge is
@@ -53,13 +54,10 @@ def moving_ground(raw: np.ndarray, boxes: np.ndarray, Hs: list[np.ndarray], spee
         k = np.flatnonzero(~np.isnan(boxes[:, f, 0]) & ~np.isnan(raw[:, f, 0]))
         if not len(k):
             continue
-        b = boxes[k, f]
-        h = b[:, 3] - b[:, 1]
         drop = gait_drop(speed[k, f])
         if hidden is not None:      # a hidden bottom edge is the detector's guess: no gait there
             drop = GAIT_DROP[0] + (drop - GAIT_DROP[0]) * (1 - hidden[k, f])
-        px = np.stack([(b[:, 0] + b[:, 2]) / 2, b[:, 3] + drop * h], axis=1)
-        out[k, f] = _apply(H, px)
+        out[k, f] = _apply(H, ground_point_px(boxes[k, f], drop))
     return out
 
 
