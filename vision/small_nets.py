@@ -4,15 +4,12 @@ their in-memory OpenVINO runtime, and how their weights are saved."""
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from reports.atomic import default_mode
-
+from reports.atomic import atomic_open
 
 
 @dataclass
@@ -26,7 +23,6 @@ class SmallNetTrainConfig:
     lr: float = 3e-3
     seed: int = 0
     val_fraction: float = 0.1   # the last frames (whole frames) held back for validation
-
 
 
 def train_epochs(net, torch, cfg: SmallNetTrainConfig, tr_idx, rng, loss_of):
@@ -71,30 +67,15 @@ def openvino_compile(net, torch, shape: tuple[int, int, int], threads: int = 1):
     return ov.Core().compile_model(model, "CPU", {"INFERENCE_NUM_THREADS": threads})
 
 
-def _atomic_write(path: Path, write) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=path.suffix + ".tmp")
-    os.close(fd)
-    try:
-        write(tmp)
-        os.chmod(tmp, default_mode())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
 def save_weights(out: str | Path, payload: dict, record: dict) -> None:
     """`payload` (state dicts in half precision and their settings) to `out`, and the training
-    `record` to `out` with the suffix .train.json, each written to a temporary file and renamed."""
+    `record` to `out` with the suffix .train.json, each written atomically (reports.atomic)."""
     import torch
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    _atomic_write(out, lambda tmp: torch.save(payload, tmp))
-
-    def write_json(tmp):
-        with open(tmp, "w") as f:
-            json.dump(record, f, indent=1)
-    _atomic_write(out.with_suffix(".train.json"), write_json)
+    with atomic_open(out, "wb") as fh:
+        torch.save(payload, fh)
+    with atomic_open(out.with_suffix(".train.json"), "w") as fh:
+        json.dump(record, fh, indent=1)
 
 
 def half_state(net) -> dict:
