@@ -54,6 +54,13 @@ def change_point(names: list[str | None], min_looks: int = MIN_LOOKS, purity: fl
     return best
 
 
+def _team_look(rec: tuple, voter) -> bool:
+    """A look (frame position, track id, Appearance, umpire said) that can vote for a team: it
+    has a colour feature and is not an umpire's (by the detector's word, else the stripes)."""
+    look, said = rec[2], rec[3]
+    return look.feature is not None and not (said if said is not None else look.umpire_score >= voter.umpire_threshold)
+
+
 def split_swaps(frames: list, voter, looks: list[tuple]) -> list[tuple[int, int, int]]:
     """Cut tracks whose looks change team. `frames` are vision.observe.FrameObs (their
     track_ids are rewritten), `looks` the (frame position, track id, Appearance, umpire
@@ -67,8 +74,7 @@ def split_swaps(frames: list, voter, looks: list[tuple]) -> list[tuple[int, int,
     for tid, recs in by_tid.items():
         if voter.is_umpire(tid):
             continue
-        team = [r for r in recs if r[2].feature is not None
-                and not (r[3] if r[3] is not None else r[2].umpire_score >= voter.umpire_threshold)]
+        team = [r for r in recs if _team_look(r, voter)]
         names = voter.look_names(np.array([r[2].feature for r in team])) if team else []
         k = change_point(names)
         if k is None:
@@ -112,7 +118,7 @@ def _best_cut(frames: list, seq: dict, a: int, b: int, team_a: str, team_b: str,
         f = frames[cut]
         ia, ib = np.flatnonzero(f.track_ids == a), np.flatnonzero(f.track_ids == b)
         d = float(np.hypot(*(f.field_yd[ia[0]] - f.field_yd[ib[0]]))) if len(ia) and len(ib) else np.inf
-        return d if np.isfinite(d) else np.inf
+        return d if np.isfinite(d) else np.inf     # an unplaced track (NaN position) is far
 
     cuts = range(first, min(first + window // 2 + 1, len(frames)))
     return max(cuts, key=lambda c: (fit(c), -gap(c)))
@@ -125,8 +131,7 @@ def exchange_swaps(frames: list, voter, looks: list[tuple], window: int = EXCHAN
     `window` frames before p and the other's over the `window` from p, and b's the other way
     round; from p on their ids are exchanged back (in `frames` and in `looks`, whose tuples
     are rewritten) and the voter's votes redone. Returns (a, b, p) per exchange, in time order."""
-    team_looks = [(k, r) for k, r in enumerate(looks) if r[2].feature is not None
-                  and not (r[3] if r[3] is not None else r[2].umpire_score >= voter.umpire_threshold)]
+    team_looks = [(k, r) for k, r in enumerate(looks) if _team_look(r, voter)]
     if not team_looks:
         return []
     names = voter.look_names(np.array([r[2].feature for _, r in team_looks]))
