@@ -175,19 +175,22 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     raw = np.full((len(tids), F, 2), np.nan)
     ypp = np.full((len(tids), F), np.nan)
     boxes = np.full((len(tids), F, 4), np.nan)
+    persons = np.full((len(tids), F, 4), np.nan)
     for fi, f in enumerate(frames):
         for k, tid in enumerate(f.track_ids):
             if int(tid) in col:
                 raw[col[int(tid)], fi] = f.field_yd[k]
                 ypp[col[int(tid)], fi] = f.yd_per_px[k]
                 boxes[col[int(tid)], fi] = f.horse_xyxy[k]
+                persons[col[int(tid)], fi] = f.person_xyxy[k]
     max_gap = int(round(opts.max_gap_s * fps / opts.stride))
     # A moving horse's box stands higher off the ground than a still one's: place each
     # horse again with the ground point for its speed, measured on a first smoothing (not
-    # where its bottom edge is hidden by a horse in front: there the edge is a guess).
+    # where its bottom edge is hidden by a horse in front: there the edge is a guess, and the
+    # ground under its rider's head counts as much as the edge is hidden).
     first, _ = smooth_tracks(fill_gaps(raw, max_gap)[0], opts.smooth_window)
     speed = fill_speeds(phase_mod.speeds(first, t, phase_mod.SPEED_WINDOW_S))
-    raw = moving_ground(raw, boxes, [f.H for f in frames], speed, hidden_share(boxes))
+    raw = moving_ground(raw, boxes, [f.H for f in frames], speed, hidden_share(boxes), persons)
     raw, interpolated = fill_gaps(raw, max_gap)
     ypp, _ = fill_gaps(ypp, max_gap)
     xy, spread = smooth_tracks(raw, opts.smooth_window)
