@@ -225,4 +225,3 @@ def hidden_share(boxes: np.ndarray, strip: float = 0.25) -> np.ndarray:
                   & (Y[:, None] >= b[None, :, 1, None]) & (Y[:, None] <= b[None, :, 3, None]))  # (N, N, G)
         out[ok, f] = np.any(inside & front[:, :, None], axis=1).mean(axis=1)
     return out
-
