@@ -86,8 +86,7 @@ MIN_CLEAR = 10
 def across_scale(H: np.ndarray, px: np.ndarray) -> np.ndarray:
     """(N,) image pixels per yard along the image's rows at each ground point `px` (N, 2)."""
     d = np.array([ACROSS_PX, 0.0])
-    a, b = _apply(H, px - d), _apply(H, px + d)
-    return 2 * ACROSS_PX / np.maximum(np.hypot(*(b - a).T), 1e-9)
+    return 2 * ACROSS_PX / np.maximum(_ground_step(H, px - d, 2 * d), 1e-9)
 
 
 def ground_under_head(H: np.ndarray, x_px: np.ndarray, top_px: np.ndarray, height: np.ndarray,
@@ -142,9 +141,12 @@ def yards_per_pixel(H: np.ndarray, px: np.ndarray) -> np.ndarray:
     """(N,) how far on the ground one pixel of vertical image error moves each point (yards)."""
     if not len(px):
         return np.zeros(0)
-    a = _apply(H, px)
-    b = _apply(H, px + np.array([0.0, 1.0]))
-    return np.hypot(*(b - a).T)
+    return _ground_step(H, px, np.array([0.0, 1.0]))
+
+
+def _ground_step(H: np.ndarray, px: np.ndarray, step: np.ndarray) -> np.ndarray:
+    """(N,) yards on the ground between image points `px` (N, 2) and `px + step`."""
+    return np.hypot(*(_apply(H, px + step) - _apply(H, px)).T)
 
 
 def _apply(H: np.ndarray, px: np.ndarray) -> np.ndarray:
