@@ -30,24 +30,45 @@ def umpire_distances(b: FrameBatch) -> UmpireDistances:
     return UmpireDistances(d, nearest, np.take_along_axis(d, nearest[..., None], 2)[..., 0])
 
 
-def _sigma(s: np.ndarray | None, positions: np.ndarray) -> np.ndarray:
-    """1-sigma uncertainty in yards per position of `positions` (F, N, 2): 0 where exact or unknown."""
-    return np.zeros(positions.shape[:2]) if s is None else np.nan_to_num(np.asarray(s, float))
+def _cov(cov: np.ndarray | None, s: np.ndarray | None, positions: np.ndarray) -> np.ndarray:
+    """(F, N, 2, 2) covariance in yd² per position of `positions` (F, N, 2): the given
+    covariance, else the sigma's in every direction, else 0 (exact); 0 where unknown."""
+    if cov is not None:
+        return np.nan_to_num(np.asarray(cov, float))
+    var = np.zeros(positions.shape[:2]) if s is None else np.nan_to_num(np.asarray(s, float)) ** 2
+    return var[..., None, None] * np.eye(2)
 
 
-def player_sigma(b: FrameBatch) -> np.ndarray:
-    """(F, P) players' position uncertainty (see _sigma)."""
-    return _sigma(b.player_sigma, b.players)
+def player_cov(b: FrameBatch) -> np.ndarray:
+    """(F, P, 2, 2) players' position covariance (see _cov)."""
+    return _cov(b.player_cov, b.player_sigma, b.players)
 
 
-def umpire_sigma(b: FrameBatch) -> np.ndarray:
-    """(F, U) umpires' position uncertainty (see _sigma)."""
-    return _sigma(b.umpire_sigma, b.umpires)
+def umpire_cov(b: FrameBatch) -> np.ndarray:
+    """(F, U, 2, 2) umpires' position covariance (see _cov)."""
+    return _cov(b.umpire_cov, b.umpire_sigma, b.umpires)
+
+
+def sigma_along(cov: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """1-sigma uncertainty along the vectors `d` (..., 2) of positions with covariance `cov`
+    (..., 2, 2): sqrt(u' C u) with u = d / |d| (the largest direction's where d is 0 or unknown)."""
+    n = np.hypot(d[..., 0], d[..., 1])
+    ok = np.isfinite(n) & (n > 0)
+    u = np.where(ok[..., None], d / np.where(ok, n, 1.0)[..., None], 0.0)
+    along = np.einsum("...i,...ij,...j->...", u, cov, u)
+    largest = np.linalg.eigvalsh(cov)[..., -1]
+    return np.sqrt(np.maximum(np.where(ok, along, largest), 0.0))
+
+
+def across_sigma(b: FrameBatch) -> np.ndarray:
+    """(F, P) players' uncertainty across the centre line (along the field's x)."""
+    return np.sqrt(np.maximum(player_cov(b)[..., 0, 0], 0.0))
 
 
 def pair_sigma(b: FrameBatch) -> np.ndarray:
-    """(F, P, U) uncertainty of each player-umpire distance."""
-    return np.hypot(player_sigma(b)[:, :, None], umpire_sigma(b)[:, None, :])
+    """(F, P, U) uncertainty of each player-umpire distance: along the line between them."""
+    d = b.players[:, :, None, :] - b.umpires[:, None, :, :]
+    return sigma_along(player_cov(b)[:, :, None] + umpire_cov(b)[:, None, :], d)
 
 
 def before_throw_in(b: FrameBatch) -> np.ndarray:
@@ -75,8 +96,8 @@ def contacts(b: FrameBatch, thr: Thresholds) -> tuple[np.ndarray, np.ndarray]:
     d = np.hypot(p[:, :, None, 0] - p[:, None, :, 0], p[:, :, None, 1] - p[:, None, :, 1])
     opposing = b.player_team[:, None] != b.player_team[None, :]
     upper = np.triu(np.ones((p.shape[1], p.shape[1]), bool), 1)
-    s = player_sigma(b)
-    margin = thr.margin_sigmas * np.hypot(s[:, :, None], s[:, None, :])
+    c = player_cov(b)
+    margin = thr.margin_sigmas * sigma_along(c[:, :, None] + c[:, None, :], p[:, :, None] - p[:, None, :])
     return (d + margin < thr.contact_yd) & (opposing & upper)[None], d
 
 

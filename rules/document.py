@@ -51,6 +51,12 @@ class FrameBatch:
     # 1-sigma uncertainty of each position in yards (measured positions); None = exact.
     player_sigma: np.ndarray | None = None   # (F, P)
     umpire_sigma: np.ndarray | None = None   # (F, U)
+    # Or, where the uncertainty differs with direction (a camera measures across its view far
+    # better than in depth), each position's 2x2 covariance in yd² (F, N, 2, 2); when given it
+    # is used instead of the sigma: a distance or side is then as sure as it is along its own
+    # direction.
+    player_cov: np.ndarray | None = None     # (F, P, 2, 2)
+    umpire_cov: np.ndarray | None = None     # (F, U, 2, 2)
 
     @property
     def n_frames(self) -> int:

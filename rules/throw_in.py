@@ -50,8 +50,8 @@ def throw_in_point(b: FrameBatch, s: int) -> tuple[float, float] | None:
 def analyse_throw_ins(b: FrameBatch, thr: Thresholds, wrong: np.ndarray | None = None,
                       window_s: float = IMPROPER_PLAY_WINDOW_S) -> list[ThrowInFindings]:
     if wrong is None:
-        from rules.checks import player_sigma
-        wrong = wrong_side(b, thr.margin_sigmas * player_sigma(b))
+        from rules.checks import across_sigma
+        wrong = wrong_side(b, thr.margin_sigmas * across_sigma(b))
     starts = throw_in_starts(b)
     rev = reversed_lineup(b, wrong)
     sign = b.attack_sign()

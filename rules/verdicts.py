@@ -44,7 +44,7 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
 
     ud = checks.umpire_distances(b)
     z = thr.margin_sigmas
-    wrong = checks.wrong_side(b, z * checks.player_sigma(b))
+    wrong = checks.wrong_side(b, z * checks.across_sigma(b))
     rev = checks.reversed_lineup(b, wrong) & lineup
     near_margin = z * np.take_along_axis(checks.pair_sigma(b), ud.nearest[..., None], 2)[..., 0] \
         if ud.dist.shape[2] else 0.0

@@ -53,3 +53,48 @@ def test_rushing_needs_its_speed_margin():
     b.umpire_sigma = np.zeros(b.umpires.shape[:2])
     assert "RUSHING_UMPIRE" in codes(check_batch(b, Thresholds(margin_sigmas=1.0)), 25)   # speeds untouched
     assert "RUSHING_UMPIRE" not in codes(check_batch(b, Thresholds(speed_margin_sigmas=2.0)), 25)
+
+
+def _side_on(b, across: float, depth: float):
+    """Covariances of a camera that measures x (across its view) to `across` yd and y (depth) to `depth` yd."""
+    c = np.diag([across ** 2, depth ** 2])
+    b.player_cov = np.broadcast_to(c, b.players.shape[:2] + (2, 2)).copy()
+    b.umpire_cov = np.broadcast_to(c, b.umpires.shape[:2] + (2, 2)).copy()
+    return b
+
+
+def test_contact_abreast_is_sure_where_the_camera_measures_across():
+    """Red-1 and Blue-1 abreast 1.1 yd apart across the centre line (contact under 1.5 yd): a
+    yard of depth uncertainty says nothing about a gap across the view, which is known to 0.1 yd."""
+    players = move(move(lineup_players(), "red-1", x=149.45), "blue-1", x=150.55)
+    exact = check_batch(parse_document(doc(frame(players=players))), Thresholds())
+    assert "CONTACT_BEFORE_THROW_IN" in codes(exact, 0)
+    iso = _batch(players, sigma=1.0)                               # 1 yd in every direction: not sure
+    assert "CONTACT_BEFORE_THROW_IN" not in codes(check_batch(iso, Thresholds(margin_sigmas=1.0)), 0)
+    side_on = _side_on(_batch(players, sigma=1.0), across=0.1, depth=1.0)
+    assert "CONTACT_BEFORE_THROW_IN" in codes(check_batch(side_on, Thresholds(margin_sigmas=1.0)), 0)
+    # the same pair one behind the other along the depth (1.1 yd apart in y): not sure
+    players = move(move(lineup_players(), "red-1", x=148.5, y=67.0), "blue-1", x=148.5, y=68.1)
+    players = move(players, "red-2", y=72.0)
+    side_on = _side_on(_batch(players, sigma=1.0), across=0.1, depth=1.0)
+    assert "CONTACT_BEFORE_THROW_IN" in codes(check_batch(side_on, Thresholds()), 0)
+    assert "CONTACT_BEFORE_THROW_IN" not in codes(check_batch(side_on, Thresholds(margin_sigmas=1.0)), 0)
+
+
+def test_the_side_of_the_line_uses_the_uncertainty_across_it():
+    players = move(lineup_players(), "red-2", x=150.3)            # 0.3 yd over the centre line
+    assert "WRONG_SIDE" not in codes(check_batch(_batch(players, 1.0), Thresholds(margin_sigmas=1.0)), 0)
+    side_on = _side_on(_batch(players, 1.0), across=0.1, depth=1.0)
+    assert "WRONG_SIDE" in codes(check_batch(side_on, Thresholds(margin_sigmas=1.0)), 0)
+    # a camera behind the goal measures x in depth: the same 0.3 yd is not sure
+    end_on = _side_on(_batch(players, 1.0), across=1.0, depth=0.1)
+    assert "WRONG_SIDE" not in codes(check_batch(end_on, Thresholds(margin_sigmas=1.0)), 0)
+
+
+def test_the_five_yards_use_the_uncertainty_along_the_line_to_the_umpire():
+    # red-1 4.6 yd straight up the field (y) from the umpire: sure when y is known to 0.1 yd, not at 1 yd
+    players = move(lineup_players(), "red-1", x=150.0, y=64.6)
+    assert "FIVE_YARD" in codes(check_batch(_side_on(_batch(players, 1.0), across=1.0, depth=0.1),
+                                            Thresholds(margin_sigmas=1.0)), 0)
+    assert "FIVE_YARD" not in codes(check_batch(_side_on(_batch(players, 1.0), across=0.1, depth=1.0),
+                                                Thresholds(margin_sigmas=1.0)), 0)

@@ -1,6 +1,7 @@
 """The ground point for the gait (vision.positions): where a moving horse's box stands above
 the ground, on the renderer's truth and on made-up boxes; how hidden a box's bottom edge is;
-the ground under the rider's head where the horse's hooves are hidden."""
+the ground under the rider's head where the horse's hooves are hidden; each position's
+uncertainty by direction."""
 from __future__ import annotations
 
 import json
@@ -8,8 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.positions import (GAIT_DROP, MIN_CLEAR, across_scale, gait_drop, ground_point_px, ground_under_head,
-                              hidden_share, moving_ground)
+from vision.positions import (GAIT_DROP, MIN_CLEAR, PIXEL_ERROR_PX, across_scale, gait_drop, ground_point_px,
+                              ground_under_head, hidden_share, largest_sigma, moving_ground, pixel_jacobian,
+                              position_cov)
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_videos"
 
@@ -122,3 +124,42 @@ def test_moving_ground_moves_a_hidden_horse_towards_the_ground_under_its_riders_
     few = hidden.copy()
     few[0, :F - MIN_CLEAR + 1] = 0.3
     assert np.allclose(moving_ground(raw, boxes, Hs, speed, few, persons)[0, -2], field(guess[1]))
+
+
+def _sideline_camera() -> np.ndarray:
+    """image px → field yd of clean_lineup's camera (on the west sideline, looking up the field's y)."""
+    truth = json.loads((SAMPLES / "clean_lineup" / "truth.json").read_text())
+    return np.linalg.inv(np.array(truth["frames"][0]["H_field_to_image"], float))
+
+
+def test_a_sideline_camera_measures_across_its_view_far_better_than_in_depth():
+    H = _sideline_camera()
+    J = pixel_jacobian(H, np.array([[148.75, 64.0], [151.25, 72.7]]))
+    across, down = np.hypot(*J[:, :, 0].T), np.hypot(*J[:, :, 1].T)
+    assert np.all(down > 5 * across)                                   # a pixel down the image: yards of depth
+    assert np.all(np.abs(J[:, 1, 1]) > 3 * np.abs(J[:, 0, 1]))         # ... and depth is the field's y here
+    # a still, fully seen track: the covariance is the pixel error carried through; x is sure, y is not
+    F = 5
+    xy = np.tile([[[148.75, 64.0]]], (1, F, 1))
+    cov = position_cov(xy, xy, [H] * F, np.zeros((1, F), bool))
+    sx, sy = np.sqrt(cov[0, :, 0, 0]), np.sqrt(cov[0, :, 1, 1])
+    assert np.all(sy > 3 * sx) and np.all(sx < 0.1)
+    assert np.allclose(largest_sigma(cov), np.sqrt(np.linalg.eigvalsh(cov)[..., -1]))
+    assert np.allclose(largest_sigma(cov)[0], PIXEL_ERROR_PX * np.hypot(*J[0].T).max(), rtol=0.2)
+
+
+def test_position_cov_grows_with_the_scatter_along_its_axis_and_across_gaps():
+    H = _sideline_camera()
+    F = 15
+    rng = np.random.default_rng(0)
+    smoothed = np.tile([[[148.75, 64.0]]], (1, F, 1))
+    raw = smoothed + np.c_[np.zeros(F), rng.normal(0, 0.5, F)][None]        # jitter in depth only
+    gaps = np.zeros((1, F), bool)
+    gaps[0, 7] = True
+    cov = position_cov(raw, smoothed, [H] * F, gaps)
+    still = position_cov(smoothed, smoothed, [H] * F, np.zeros((1, F), bool))
+    assert np.median(cov[0, :, 1, 1] - still[0, :, 1, 1]) > 0.1              # the jitter counts in y ...
+    assert np.allclose(np.delete(cov[0, :, 0, 0], 7), np.delete(still[0, :, 0, 0], 7))   # ... not in x
+    assert np.isclose(cov[0, 7, 0, 0] - still[0, 7, 0, 0], 1.0)             # a gap: one more yard each way
+    smoothed[0, 3] = np.nan
+    assert np.isnan(position_cov(smoothed, smoothed, [H] * F, np.zeros((1, F), bool))[0, 3]).all()

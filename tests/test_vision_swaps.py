@@ -29,7 +29,7 @@ def _frame(pos, ids):
     n = len(ids)
     z = np.zeros((n, 4))
     return FrameObs(pos, pos / 25, np.eye(3), True, np.array(ids), z, z, np.zeros(n, bool), np.zeros((n, 2)),
-                    np.zeros((n, 2)), np.ones(n), None, None)
+                    np.zeros((n, 2)), None, None)
 
 
 def test_split_swaps_cuts_the_track_and_redoes_its_votes():

@@ -12,7 +12,7 @@ import numpy as np
 from vision.detections import BALL, UMPIRE, Detections
 from vision.homography import image_to_field
 from vision.players import pair_units
-from vision.positions import ground_point_px, yards_per_pixel
+from vision.positions import ground_point_px
 from vision.teams import IdentityVoter, describe
 from vision.tracking import UnitTracker
 
@@ -34,7 +34,6 @@ class FrameObs:
     det_umpire: np.ndarray        # (N,) the detector called the person an umpire
     ground_px: np.ndarray         # (N, 2)
     field_yd: np.ndarray          # (N, 2)
-    yd_per_px: np.ndarray         # (N,)
     ball_px: np.ndarray | None    # (2,) centre of the best ball detection
     ball_yd: np.ndarray | None
 
@@ -120,7 +119,7 @@ class Observer:
             if self.motion_ball is not None:
                 self.motion_ball.mark_seen(index)
         obs = FrameObs(index, t, H, ok, ids, units.horse_xyxy, units.person_xyxy,
-                       units.is_umpire, ground, field_yd, yards_per_pixel(H, ground), ball_px, ball_yd)
+                       units.is_umpire, ground, field_yd, ball_px, ball_yd)
         self.frames.append(obs)
         return obs
 

@@ -24,7 +24,8 @@ from vision.observe import Observer, umpire_class_known
 from vision.plays import detect_plays
 from vision.roster import limit_roster
 from vision.swaps import exchange_swaps, split_swaps
-from vision.positions import PIXEL_ERROR_PX, fill_gaps, fill_speeds, hidden_share, moving_ground, smooth_tracks
+from vision.positions import (fill_gaps, fill_speeds, hidden_share, largest_sigma, moving_ground, position_cov,
+                              smooth_tracks)
 from vision.teams import UMPIRE, IdentityVoter
 from vision.tracking import UnitTracker
 from vision.video_io import open_video, prefetch
@@ -173,14 +174,12 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     tids = sorted(k for k, n in counts.items() if n >= opts.min_track_frames)
     col = {tid: k for k, tid in enumerate(tids)}
     raw = np.full((len(tids), F, 2), np.nan)
-    ypp = np.full((len(tids), F), np.nan)
     boxes = np.full((len(tids), F, 4), np.nan)
     persons = np.full((len(tids), F, 4), np.nan)
     for fi, f in enumerate(frames):
         for k, tid in enumerate(f.track_ids):
             if int(tid) in col:
                 raw[col[int(tid)], fi] = f.field_yd[k]
-                ypp[col[int(tid)], fi] = f.yd_per_px[k]
                 boxes[col[int(tid)], fi] = f.horse_xyxy[k]
                 persons[col[int(tid)], fi] = f.person_xyxy[k]
     max_gap = int(round(opts.max_gap_s * fps / opts.stride))
@@ -188,14 +187,16 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     # horse again with the ground point for its speed, measured on a first smoothing (not
     # where its bottom edge is hidden by a horse in front: there the edge is a guess, and the
     # ground under its rider's head counts as much as the edge is hidden).
-    first, _ = smooth_tracks(fill_gaps(raw, max_gap)[0], opts.smooth_window)
+    first = smooth_tracks(fill_gaps(raw, max_gap)[0], opts.smooth_window)
     speed = fill_speeds(phase_mod.speeds(first, t, phase_mod.SPEED_WINDOW_S))
     raw = moving_ground(raw, boxes, [f.H for f in frames], speed, hidden_share(boxes), persons)
     raw, interpolated = fill_gaps(raw, max_gap)
-    ypp, _ = fill_gaps(ypp, max_gap)
-    xy, spread = smooth_tracks(raw, opts.smooth_window)
-    # Interpolated positions are less sure: count the gap's straight-line guess as one more yard.
-    sigma = np.sqrt(np.nan_to_num(spread) ** 2 + (PIXEL_ERROR_PX * ypp) ** 2 + interpolated)
+    xy = smooth_tracks(raw, opts.smooth_window)
+    # Each position's uncertainty, by direction: a camera sees across its view far better
+    # than in depth, so a side (across the centre line) or a gap between two riders abreast
+    # can be sure where a distance towards the camera is not. Interpolated positions are less
+    # sure: the gap's straight-line guess counts one more yard each way.
+    cov = position_cov(raw, xy, [f.H for f in frames], interpolated, opts.smooth_window)
 
     # Who is who: umpire / team by vote over the whole clip.
     ump_rows = [k for k, tid in enumerate(tids) if voter.is_umpire(tid)]
@@ -210,7 +211,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     identity, xy, roster = limit_roster(identity, tids, xy, list(opts.defending), fld.length_yd, fld.width_yd,
                                            umpire_label=UMPIRE)
 
-    batch = _batch(fld, opts.defending, tids, identity, xy, t, ph, ball, sigma)
+    batch = _batch(fld, opts.defending, tids, identity, xy, t, ph, ball, cov)
     batch.play = detect_plays(t, batch.players, ball, ph)
     verdict = check_batch(batch, Thresholds(margin_sigmas=opts.margin_sigmas,
                                                 speed_margin_sigmas=opts.speed_margin_sigmas))
@@ -221,7 +222,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     for ev in events:
         ev["start_s"], ev["end_s"] = times[ev["start_frame"]], times[ev["end_frame"]]
 
-    report = _report(video, opts, fit, frames, tids, identity, xy, sigma, boxes, ph, throw, verdict, events,
+    report = _report(video, opts, fit, frames, tids, identity, xy, cov, boxes, ph, throw, verdict, events,
                      fps, time.perf_counter() - started, batch)
     report["roster"] = {"off_field_tracks": roster.outside, "frames_with_too_many_players": roster.masked_frames,
                         "positions_masked": roster.masked_positions}
@@ -257,7 +258,7 @@ def player_id(team: str, tid: int) -> str:
     return f"{team}-{tid}"
 
 
-def _batch(fld: Field, defending, tids, identity, xy, t, ph, ball, sigma=None) -> FrameBatch:
+def _batch(fld: Field, defending, tids, identity, xy, t, ph, ball, cov=None) -> FrameBatch:
     teams = list(defending)
     prow = [k for k, tid in enumerate(tids) if identity.get(tid) in teams]
     urow = [k for k, tid in enumerate(tids) if identity.get(tid) == UMPIRE]
@@ -269,17 +270,18 @@ def _batch(fld: Field, defending, tids, identity, xy, t, ph, ball, sigma=None) -
                       players=players, umpire_ids=[f"U{tids[k]}" for k in urow], umpires=umpires,
                       phase=ph.astype(np.int8), t=t, ball=ball, play=np.full(len(t), -1, np.int64),
                       thrower=np.full(len(t), -1, np.int64), changing_horse=np.zeros(players.shape[:2], bool),
-                      player_sigma=None if sigma is None else sigma[prow].T.reshape(len(t), len(prow)),
-                      umpire_sigma=None if sigma is None else sigma[urow].T.reshape(len(t), len(urow)))
+                      player_cov=None if cov is None else np.swapaxes(cov[prow], 0, 1).reshape(len(t), len(prow), 2, 2),
+                      umpire_cov=None if cov is None else np.swapaxes(cov[urow], 0, 1).reshape(len(t), len(urow), 2, 2))
 
 
 def _r(v, nd=3):
     return None if v is None or not np.isfinite(v) else round(float(v), nd)
 
 
-def _report(video, opts, fit, frames, tids, identity, xy, sigma, boxes, ph, throw, verdict, events, fps, seconds,
+def _report(video, opts, fit, frames, tids, identity, xy, cov, boxes, ph, throw, verdict, events, fps, seconds,
             batch):
     from rules.document import PHASES
+    sigma = largest_sigma(cov)
     out_frames = []
     for fi, f in enumerate(frames):
         players, umpires = [], []
@@ -288,7 +290,9 @@ def _report(video, opts, fit, frames, tids, identity, xy, sigma, boxes, ph, thro
             if who is None or np.isnan(xy[k, fi, 0]):
                 continue
             rec = {"track_id": tid, "x_yd": _r(xy[k, fi, 0]), "y_yd": _r(xy[k, fi, 1]),
-                   "sigma_yd": _r(sigma[k, fi]), "box_px": None if np.isnan(boxes[k, fi, 0]) else [_r(v, 1) for v in boxes[k, fi]]}
+                   "sigma_yd": _r(sigma[k, fi]),
+                   "cov_yd2": [_r(cov[k, fi, 0, 0], 4), _r(cov[k, fi, 0, 1], 4), _r(cov[k, fi, 1, 1], 4)],
+                   "box_px": None if np.isnan(boxes[k, fi, 0]) else [_r(v, 1) for v in boxes[k, fi]]}
             if who == UMPIRE:
                 umpires.append({"id": f"U{tid}", **rec})
             else:

@@ -3,8 +3,9 @@
 Raw positions (the horse's ground point mapped through the frame's homography) jitter by a
 pixel or two. Each track's series is smoothed with a centred running median then mean
 (`window` frames, NaN-aware, never bridging frames where the track was not seen), and its
-uncertainty is the local spread of raw around smoothed plus the size on the ground of the
-detector's pixel error.
+uncertainty is a 2x2 covariance (position_cov): the local scatter of raw around smoothed
+plus the detector's pixel error carried through the homography, which a camera at the side
+of the field turns into far more yards in depth than across its view.
 
 The ground point depends on the gait: a galloping horse's hooves are off the ground much of
 the time, so its box's bottom edge is above the ground under it (gait_drop). Once the tracks'
@@ -137,11 +138,48 @@ def fill_speeds(speed: np.ndarray) -> np.ndarray:
     return out
 
 
-def yards_per_pixel(H: np.ndarray, px: np.ndarray) -> np.ndarray:
-    """(N,) how far on the ground one pixel of vertical image error moves each point (yards)."""
-    if not len(px):
-        return np.zeros(0)
-    return _ground_step(H, px, np.array([0.0, 1.0]))
+def pixel_jacobian(H: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """(N, 2, 2) field yards per image pixel at field points `xy` (N, 2) seen through the
+    image → field homography `H`: column 0 one pixel along the image row, column 1 one pixel
+    down. A side-on camera's column 1 is long (depth) and its column 0 short (across)."""
+    if not len(xy):
+        return np.zeros((0, 2, 2))
+    px = _apply(np.linalg.inv(H), xy)
+    base = _apply(H, px)
+    return np.stack([_apply(H, px + (1.0, 0.0)) - base, _apply(H, px + (0.0, 1.0)) - base], axis=2)
+
+
+def position_cov(raw: np.ndarray, smoothed: np.ndarray, Hs: list[np.ndarray], interpolated: np.ndarray,
+                 window: int = 7, pixel_px: float = PIXEL_ERROR_PX, gap_yd2: float = 1.0) -> np.ndarray:
+    """(T, F, 2, 2) covariance in yd² of the smoothed positions (T, F, 2): the local scatter
+    of the raw positions about the smoothed ones (running over `window` frames, per axis and
+    together), plus a box edge's pixel error carried through the homography (pixel_jacobian:
+    along the camera's depth far more than across), plus `gap_yd2` in every direction where
+    the position was interpolated across a gap. NaN where the position is unknown."""
+    T, F = smoothed.shape[:2]
+    r = raw - smoothed
+    outer = r[..., :, None] * r[..., None, :]                       # (T, F, 2, 2)
+    scatter = np.full((T, F, 2, 2), np.nan)
+    for k in range(T):
+        for i in range(2):
+            for j in range(i, 2):
+                scatter[k, :, i, j] = scatter[k, :, j, i] = _running(outer[k, :, i, j], window, np.nanmean)
+    cov = np.nan_to_num(scatter) + interpolated[..., None, None] * gap_yd2 * np.eye(2)
+    for f, H in enumerate(Hs):
+        k = np.flatnonzero(np.isfinite(smoothed[:, f, 0]))
+        if len(k):
+            J = pixel_jacobian(H, smoothed[k, f])
+            cov[k, f] += pixel_px ** 2 * J @ np.swapaxes(J, 1, 2)
+    cov[~np.isfinite(smoothed[..., 0])] = np.nan
+    return cov
+
+
+def largest_sigma(cov: np.ndarray) -> np.ndarray:
+    """(...) the 1-sigma uncertainty in the least sure direction of covariances (..., 2, 2)."""
+    out = np.full(cov.shape[:-2], np.nan)
+    ok = np.isfinite(cov).all(axis=(-1, -2))
+    out[ok] = np.sqrt(np.maximum(np.linalg.eigvalsh(cov[ok])[..., -1], 0.0))
+    return out
 
 
 def _ground_step(H: np.ndarray, px: np.ndarray, step: np.ndarray) -> np.ndarray:
@@ -193,17 +231,14 @@ def fill_gaps(series: np.ndarray, max_gap: int) -> tuple[np.ndarray, np.ndarray]
     return out, filled
 
 
-def smooth_tracks(xy: np.ndarray, window: int = 7) -> tuple[np.ndarray, np.ndarray]:
-    """Smooth (T, F, 2) raw positions; returns (smoothed, local spread in yards (T, F))."""
+def smooth_tracks(xy: np.ndarray, window: int = 7) -> np.ndarray:
+    """Smoothed (T, F, 2) raw positions: a running median then mean per track and axis."""
     out = np.full_like(xy, np.nan)
-    spread = np.full(xy.shape[:2], np.nan)
     for k in range(xy.shape[0]):
         for c in range(2):
             med = _running(xy[k, :, c], max(3, window // 2 * 2 - 1), np.nanmedian)
             out[k, :, c] = _running(med, window, np.nanmean)
-        resid = np.hypot(*(xy[k] - out[k]).T)
-        spread[k] = _running(resid, window, lambda v, axis: np.sqrt(np.nanmean(v ** 2, axis=axis)))
-    return out, spread
+    return out
 
 
 def hidden_share(boxes: np.ndarray, strip: float = 0.25) -> np.ndarray:
