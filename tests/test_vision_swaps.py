@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from vision.observe import FrameObs
-from vision.swaps import MIN_LOOKS, change_point, exchange_swaps, split_swaps
+from vision.swaps import MIN_LOOKS, change_point, exchange_swaps, run_of_other_team, split_swaps
 from vision.teams import Appearance, IdentityVoter, colour_feature, bgr_to_lab
 
 RED, BLUE = (40, 40, 210), (200, 90, 30)
@@ -18,6 +18,15 @@ def test_change_point_finds_the_jump_and_ignores_noise():
     assert change_point([None] * 30) is None
     # mixed looks on both sides (a track between two players) are no clean change either
     assert change_point(["red", "blue"] * 12) is None
+
+
+def test_a_run_of_the_other_team_between_two_of_one_is_found():
+    seq = ["red"] * 10 + ["blue"] * 8 + [None] + ["red"] * 10
+    assert change_point(seq) is None                                  # no single cut leaves both sides pure
+    assert run_of_other_team(seq) == (10, 19)
+    assert run_of_other_team(["red"] * 10 + ["blue"] * (MIN_LOOKS - 2) + ["red"] * 10) is None
+    assert run_of_other_team(["red", "blue"] * 20) is None
+    assert run_of_other_team(["red"] * 40) is None
 
 
 def _look(bgr):
@@ -50,6 +59,27 @@ def test_split_swaps_cuts_the_track_and_redoes_its_votes():
                                                                for f in frames[20:])
     assert voter.identity(1) == "red" and voter.identity(4) == "blue"
     assert voter.identity(2) == "red" and voter.identity(3) == "blue"
+
+
+def test_a_track_carried_onto_an_opponent_and_back_is_cut_twice():
+    """Track 1: a red player (frames 0-24), his blue neighbour (25-44), then a red player
+    again (45-69): three tracks, red, blue, red; the others are untouched."""
+    voter = IdentityVoter(hints={"red": RED, "blue": BLUE})
+    frames, looks = [], []
+    for pos in range(70):
+        frames.append(_frame(pos, [1, 2]))
+        for tid, colour in ((1, BLUE if 25 <= pos < 45 else RED), (2, BLUE)):
+            look = _look(colour)
+            voter.observe(tid, look)
+            looks.append((pos, tid, look, None))
+    cuts = split_swaps(frames, voter, looks)
+    assert sorted(c[2] for c in cuts) == [25, 45] and {c[0] for c in cuts} <= {1, 3}
+    ids = [int(f.track_ids[0]) for f in frames]
+    assert ids[:25] == [1] * 25 and len(set(ids[25:45])) == 1 and len(set(ids[45:])) == 1
+    middle, last = ids[25], ids[45]
+    assert len({1, middle, last}) == 3 and all(int(f.track_ids[1]) == 2 for f in frames)
+    assert (voter.identity(1), voter.identity(middle), voter.identity(last)) == ("red", "blue", "red")
+    assert voter.identity(2) == "blue"
 
 
 def _exchange_scene(swap_at: int | None, b_changes: bool = True, apart_yd: float = 1.0):

@@ -54,6 +54,36 @@ def change_point(names: list[str | None], min_looks: int = MIN_LOOKS, purity: fl
     return best
 
 
+def run_of_other_team(names: list[str | None], min_looks: int = MIN_LOOKS, purity: float = PURITY
+                      ) -> tuple[int, int] | None:
+    """(first, end) indices in `names` of a run of one team's looks between two runs of the
+    other's (a track carried onto an opponent and back), or None: each of the three runs needs
+    `min_looks` votes and `purity` of them for its team, the middle one's team differing
+    from both ends'. The cuts that leave the fewest disagreeing votes win."""
+    voted = [(k, n) for k, n in enumerate(names) if n is not None]
+    n = len(voted)
+    if n < 3 * min_looks:
+        return None
+    labels = sorted({v for _, v in voted})
+    onehot = np.array([[v == lab for lab in labels] for _, v in voted], int)       # (n, L)
+    cum = np.vstack([np.zeros(len(labels), int), np.cumsum(onehot, axis=0)])      # (n+1, L)
+    i, j = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
+    ok = (i >= min_looks) & (j - i >= min_looks) & (n - j >= min_looks)
+    if not ok.any():
+        return None
+    left, mid, right = cum[i], cum[j] - cum[i], cum[n] - cum[j]                    # (n+1, n+1, L)
+    best = [seg.max(axis=2) for seg in (left, mid, right)]
+    size = [i, j - i, n - j]
+    for b, sz in zip(best, size):
+        ok &= b >= purity * np.maximum(sz, 1)
+    ok &= (mid.argmax(axis=2) != left.argmax(axis=2)) & (mid.argmax(axis=2) != right.argmax(axis=2))
+    if not ok.any():
+        return None
+    bad = np.where(ok, n - best[0] - best[1] - best[2], n + 1)
+    a, b = np.unravel_index(np.argmin(bad), bad.shape)
+    return voted[a][0], voted[b][0]
+
+
 def _team_look(rec: tuple, voter) -> bool:
     """A look (frame position, track id, Appearance, umpire said) that can vote for a team: it
     has a colour feature and is not an umpire's (by the detector's word, else the stripes)."""
@@ -64,31 +94,55 @@ def _team_look(rec: tuple, voter) -> bool:
 def split_swaps(frames: list, voter, looks: list[tuple]) -> list[tuple[int, int, int]]:
     """Cut tracks whose looks change team. `frames` are vision.observe.FrameObs (their
     track_ids are rewritten), `looks` the (frame position, track id, Appearance, umpire
-    said) the voter was fed, in order. The voter's votes are redone for the tracks cut.
-    Returns (old id, new id, first frame position of the new id) per cut."""
+    said) the voter was fed, in order. A track carried onto an opponent and back (red, blue,
+    red: run_of_other_team) is cut twice, and each part of a cut track is looked at again. The voter's votes
+    are redone for the tracks cut. Returns (old id, new id, first frame position of the new
+    id) per cut."""
     by_tid: dict[int, list] = defaultdict(list)
     for rec in looks:
         by_tid[rec[1]].append(rec)
     next_id = 1 + max([int(f.track_ids.max()) for f in frames if len(f.track_ids)] + [0])
     cuts = []
-    for tid, recs in by_tid.items():
-        if voter.is_umpire(tid):
-            continue
+    todo = [(tid, recs) for tid, recs in by_tid.items() if not voter.is_umpire(tid)]
+    while todo:
+        tid, recs = todo.pop()
         team = [r for r in recs if _team_look(r, voter)]
         names = voter.look_names(np.array([r[2].feature for r in team])) if team else []
         k = change_point(names)
-        if k is None:
+        if k is not None:
+            pos = team[k][0]
+            cuts.append((tid, next_id, pos))
+            todo += [(tid, [r for r in recs if r[0] < pos]), (next_id, [r for r in recs if r[0] >= pos])]
+            next_id += 1
             continue
-        pos = team[k][0]
-        cuts.append((tid, next_id, pos))
-        next_id += 1
+        run = run_of_other_team(names)
+        if run is not None:
+            a, b = team[run[0]][0], team[run[1]][0]
+            cuts += [(tid, next_id, a), (next_id, next_id + 1, b)]
+            todo += [(tid, [r for r in recs if r[0] < a]), (next_id, [r for r in recs if a <= r[0] < b]),
+                     (next_id + 1, [r for r in recs if r[0] >= b])]
+            next_id += 2
+    # In the order found: a later cut of a track's earlier part only meets the frames that
+    # still carry its id, those before the first cut.
     for tid, new, pos in cuts:
         for f in frames[pos:]:
             f.track_ids[f.track_ids == tid] = new
+    cut = {c[0] for c in cuts}
+    for tid in cut:
         voter.forget(tid)
-        for p, t, look, said in by_tid[tid]:
-            voter.observe(new if p >= pos else tid, look, umpire=said)
+    for tid in cut:
+        for p, _, look, said in by_tid[tid]:
+            voter.observe(_owner_at(tid, p, cuts), look, umpire=said)
     return cuts
+
+
+def _owner_at(tid: int, pos: int, cuts: list[tuple[int, int, int]]) -> int:
+    """The id that track `tid`'s look at frame position `pos` has after `cuts` (old id, new
+    id, first position of the new id; in the order found)."""
+    for old, new, start in cuts:
+        if old == tid and pos >= start:
+            tid = new
+    return tid
 
 
 def _window(seq: list[tuple[int, str]], lo: int, hi: int) -> list[tuple[int, str]]:
