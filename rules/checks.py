@@ -30,45 +30,59 @@ def umpire_distances(b: FrameBatch) -> UmpireDistances:
     return UmpireDistances(d, nearest, np.take_along_axis(d, nearest[..., None], 2)[..., 0])
 
 
-def _cov(cov: np.ndarray | None, s: np.ndarray | None, positions: np.ndarray) -> np.ndarray:
-    """(F, N, 2, 2) covariance in yd² per position of `positions` (F, N, 2): the given
-    covariance, else the sigma's in every direction, else 0 (exact); 0 where unknown."""
+def _cov(cov: np.ndarray | None, s: np.ndarray | None, positions: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(xx, xy, yy), each (F, N): the covariance in yd² of each position of `positions`
+    (F, N, 2): the given covariance, else the sigma's in every direction, else 0 (exact);
+    0 where unknown."""
     if cov is not None:
-        return np.nan_to_num(np.asarray(cov, float))
+        c = np.nan_to_num(np.asarray(cov, float))
+        return c[..., 0, 0], c[..., 0, 1], c[..., 1, 1]
     var = np.zeros(positions.shape[:2]) if s is None else np.nan_to_num(np.asarray(s, float)) ** 2
-    return var[..., None, None] * np.eye(2)
+    return var, np.zeros_like(var), var
 
 
-def player_cov(b: FrameBatch) -> np.ndarray:
-    """(F, P, 2, 2) players' position covariance (see _cov)."""
+def uncertain(b: FrameBatch) -> bool:
+    """Whether the batch's positions carry an uncertainty at all (measured, not exact)."""
+    return any(v is not None for v in (b.player_sigma, b.umpire_sigma, b.player_cov, b.umpire_cov))
+
+
+def player_cov(b: FrameBatch) -> tuple[np.ndarray, ...]:
+    """Players' position covariance (xx, xy, yy), each (F, P) (see _cov)."""
     return _cov(b.player_cov, b.player_sigma, b.players)
 
 
-def umpire_cov(b: FrameBatch) -> np.ndarray:
-    """(F, U, 2, 2) umpires' position covariance (see _cov)."""
+def umpire_cov(b: FrameBatch) -> tuple[np.ndarray, ...]:
+    """Umpires' position covariance (xx, xy, yy), each (F, U) (see _cov)."""
     return _cov(b.umpire_cov, b.umpire_sigma, b.umpires)
 
 
-def sigma_along(cov: np.ndarray, d: np.ndarray) -> np.ndarray:
+def sigma_along(cov: tuple[np.ndarray, ...], d: np.ndarray) -> np.ndarray:
     """1-sigma uncertainty along the vectors `d` (..., 2) of positions with covariance `cov`
-    (..., 2, 2): sqrt(u' C u) with u = d / |d| (the largest direction's where d is 0 or unknown)."""
-    n = np.hypot(d[..., 0], d[..., 1])
-    ok = np.isfinite(n) & (n > 0)
-    u = np.where(ok[..., None], d / np.where(ok, n, 1.0)[..., None], 0.0)
-    along = np.einsum("...i,...ij,...j->...", u, cov, u)
-    largest = np.linalg.eigvalsh(cov)[..., -1]
+    (xx, xy, yy, each (...)): sqrt(u' C u) with u = d / |d|; the least sure direction's
+    where d is 0 or unknown."""
+    xx, xy, yy = cov
+    dx, dy = d[..., 0], d[..., 1]
+    n2 = dx * dx + dy * dy
+    ok = np.isfinite(n2) & (n2 > 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        along = (xx * dx * dx + 2 * xy * dx * dy + yy * dy * dy) / n2
+    largest = (xx + yy) / 2 + np.sqrt(((xx - yy) / 2) ** 2 + xy ** 2)
     return np.sqrt(np.maximum(np.where(ok, along, largest), 0.0))
 
 
 def across_sigma(b: FrameBatch) -> np.ndarray:
     """(F, P) players' uncertainty across the centre line (along the field's x)."""
-    return np.sqrt(np.maximum(player_cov(b)[..., 0, 0], 0.0))
+    return np.sqrt(np.maximum(player_cov(b)[0], 0.0))
 
 
 def pair_sigma(b: FrameBatch) -> np.ndarray:
     """(F, P, U) uncertainty of each player-umpire distance: along the line between them."""
+    F, P, U = b.n_frames, b.players.shape[1], b.umpires.shape[1]
+    if not uncertain(b):
+        return np.zeros((F, P, U))
+    pc, uc = player_cov(b), umpire_cov(b)
     d = b.players[:, :, None, :] - b.umpires[:, None, :, :]
-    return sigma_along(player_cov(b)[:, :, None] + umpire_cov(b)[:, None, :], d)
+    return sigma_along(tuple(p[:, :, None] + u[:, None, :] for p, u in zip(pc, uc)), d)
 
 
 def before_throw_in(b: FrameBatch) -> np.ndarray:
@@ -96,8 +110,12 @@ def contacts(b: FrameBatch, thr: Thresholds) -> tuple[np.ndarray, np.ndarray]:
     d = np.hypot(p[:, :, None, 0] - p[:, None, :, 0], p[:, :, None, 1] - p[:, None, :, 1])
     opposing = b.player_team[:, None] != b.player_team[None, :]
     upper = np.triu(np.ones((p.shape[1], p.shape[1]), bool), 1)
-    c = player_cov(b)
-    margin = thr.margin_sigmas * sigma_along(c[:, :, None] + c[:, None, :], p[:, :, None] - p[:, None, :])
+    if uncertain(b) and thr.margin_sigmas:
+        c = player_cov(b)
+        margin = thr.margin_sigmas * sigma_along(tuple(v[:, :, None] + v[:, None, :] for v in c),
+                                                 p[:, :, None] - p[:, None, :])
+    else:
+        margin = 0.0
     return (d + margin < thr.contact_yd) & (opposing & upper)[None], d
 
 

@@ -1,5 +1,6 @@
 """Findings on measured positions must hold by a margin of their uncertainty
-(Thresholds.margin_sigmas / speed_margin_sigmas with FrameBatch.player_sigma/umpire_sigma)."""
+(Thresholds.margin_sigmas / speed_margin_sigmas with FrameBatch.player_sigma/umpire_sigma, or by direction
+with player_cov/umpire_cov)."""
 import numpy as np
 
 from rules import Thresholds, check_batch
