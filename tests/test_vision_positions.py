@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.positions import (GAIT_DROP, MIN_CLEAR, PIXEL_ERROR_PX, across_scale, gait_drop, ground_point_px,
-                              ground_under_head, hidden_share, largest_sigma, moving_ground, pixel_jacobian,
-                              position_cov)
+from vision.positions import (GAIT_DROP, HIDDEN_EDGE_SHARE, MIN_CLEAR, PIXEL_ERROR_PX, across_scale, gait_drop,
+                              ground_point_px, ground_under_head, hidden_edge_px, hidden_share, largest_sigma,
+                              moving_ground, pixel_jacobian, position_cov)
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_videos"
 
@@ -163,3 +163,19 @@ def test_position_cov_grows_with_the_scatter_along_its_axis_and_across_gaps():
     assert np.isclose(cov[0, 7, 0, 0] - still[0, 7, 0, 0], 1.0)             # a gap: one more yard each way
     smoothed[0, 3] = np.nan
     assert np.isnan(position_cov(smoothed, smoothed, [H] * F, np.zeros((1, F), bool))[0, 3]).all()
+
+
+def test_a_hidden_bottom_edge_is_less_sure_in_depth():
+    H = _sideline_camera()
+    F = 5
+    xy = np.tile([[[148.75, 64.0]]], (1, F, 1))
+    boxes = np.tile([[[600.0, 300.0, 630.0, 400.0]]], (1, F, 1))
+    hidden = np.array([[0.0, 0.5, 1.0, 0.0, 0.0]])
+    edge = hidden_edge_px(boxes, hidden)
+    assert np.allclose(edge[0], [0.0, 50 * HIDDEN_EDGE_SHARE, 100 * HIDDEN_EDGE_SHARE, 0.0, 0.0])
+    plain = position_cov(xy, xy, [H] * F, np.zeros((1, F), bool))
+    cov = position_cov(xy, xy, [H] * F, np.zeros((1, F), bool), edge_px=edge)
+    assert np.allclose(cov[0, [0, 3, 4]], plain[0, [0, 3, 4]])
+    sy, sx = np.sqrt(cov[0, :, 1, 1]), np.sqrt(cov[0, :, 0, 0])
+    assert sy[2] > sy[1] > 1.5 * sy[0] and sy[2] > 0.6            # 4 px of edge: most of a yard in depth
+    assert sx[2] < 0.25                                            # ... a fraction of it across

@@ -24,8 +24,8 @@ from vision.observe import Observer, umpire_class_known
 from vision.plays import detect_plays
 from vision.roster import limit_roster
 from vision.swaps import exchange_swaps, split_swaps
-from vision.positions import (fill_gaps, fill_speeds, hidden_share, largest_sigma, moving_ground, position_cov,
-                              smooth_tracks)
+from vision.positions import (fill_gaps, fill_speeds, hidden_edge_px, hidden_share, largest_sigma, moving_ground,
+                              position_cov, smooth_tracks)
 from vision.teams import UMPIRE, IdentityVoter
 from vision.tracking import UnitTracker
 from vision.video_io import open_video, prefetch
@@ -189,14 +189,17 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     # ground under its rider's head counts as much as the edge is hidden).
     first = smooth_tracks(fill_gaps(raw, max_gap)[0], opts.smooth_window)
     speed = fill_speeds(phase_mod.speeds(first, t, phase_mod.SPEED_WINDOW_S))
-    raw = moving_ground(raw, boxes, [f.H for f in frames], speed, hidden_share(boxes), persons)
+    hidden = hidden_share(boxes)
+    raw = moving_ground(raw, boxes, [f.H for f in frames], speed, hidden, persons)
     raw, interpolated = fill_gaps(raw, max_gap)
     xy = smooth_tracks(raw, opts.smooth_window)
     # Each position's uncertainty, by direction: a camera sees across its view far better
     # than in depth, so a side (across the centre line) or a gap between two riders abreast
     # can be sure where a distance towards the camera is not. Interpolated positions are less
-    # sure: the gap's straight-line guess counts one more yard each way.
-    cov = position_cov(raw, xy, [f.H for f in frames], interpolated, opts.smooth_window)
+    # sure: the gap's straight-line guess counts one more yard each way; so are those whose
+    # box's bottom edge is hidden by a horse in front (the edge is the detector's guess).
+    cov = position_cov(raw, xy, [f.H for f in frames], interpolated, opts.smooth_window,
+                       edge_px=hidden_edge_px(boxes, hidden))
 
     # Who is who: umpire / team by vote over the whole clip.
     ump_rows = [k for k, tid in enumerate(tids) if voter.is_umpire(tid)]

@@ -18,6 +18,8 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 PIXEL_ERROR_PX = 1.5        # typical error of a box's bottom edge, in pixels
+HIDDEN_EDGE_SHARE = 0.04    # ... plus this share of the box height where the edge is wholly hidden (the
+                            # detector's edge of a half-hidden horse: median error 4% of its height)
 
 
 def ground_point_px(horse_xyxy: np.ndarray, drop=-0.015) -> np.ndarray:
@@ -150,12 +152,15 @@ def pixel_jacobian(H: np.ndarray, xy: np.ndarray) -> np.ndarray:
 
 
 def position_cov(raw: np.ndarray, smoothed: np.ndarray, Hs: list[np.ndarray], interpolated: np.ndarray,
-                 window: int = 7, pixel_px: float = PIXEL_ERROR_PX, gap_yd2: float = 1.0) -> np.ndarray:
+                 window: int = 7, pixel_px: float = PIXEL_ERROR_PX, gap_yd2: float = 1.0,
+                 edge_px: np.ndarray | None = None) -> np.ndarray:
     """(T, F, 2, 2) covariance in yd² of the smoothed positions (T, F, 2): the local scatter
     of the raw positions about the smoothed ones (running over `window` frames, per axis and
-    together), plus a box edge's pixel error carried through the homography (pixel_jacobian:
-    along the camera's depth far more than across), plus `gap_yd2` in every direction where
-    the position was interpolated across a gap. NaN where the position is unknown."""
+    together), plus a box edge's pixel error (`pixel_px` across and down the image, and
+    `edge_px` (T, F) more down it where the bottom edge is hidden: hidden_edge_px) carried
+    through the homography (pixel_jacobian: along the camera's depth far more than across),
+    plus `gap_yd2` in every direction where the position was interpolated across a gap.
+    NaN where the position is unknown."""
     T, F = smoothed.shape[:2]
     r = raw - smoothed
     outer = r[..., :, None] * r[..., None, :]                       # (T, F, 2, 2)
@@ -169,9 +174,18 @@ def position_cov(raw: np.ndarray, smoothed: np.ndarray, Hs: list[np.ndarray], in
         k = np.flatnonzero(np.isfinite(smoothed[:, f, 0]))
         if len(k):
             J = pixel_jacobian(H, smoothed[k, f])
-            cov[k, f] += pixel_px ** 2 * J @ np.swapaxes(J, 1, 2)
+            var_v = pixel_px ** 2 + (0.0 if edge_px is None else np.nan_to_num(edge_px[k, f]) ** 2)
+            px_cov = np.zeros((len(k), 2, 2))
+            px_cov[:, 0, 0], px_cov[:, 1, 1] = pixel_px ** 2, var_v
+            cov[k, f] += J @ px_cov @ np.swapaxes(J, 1, 2)
     cov[~np.isfinite(smoothed[..., 0])] = np.nan
     return cov
+
+
+def hidden_edge_px(boxes: np.ndarray, hidden: np.ndarray) -> np.ndarray:
+    """(T, F) the extra pixel error of each horse box's bottom edge (T, F, 4) for how hidden it
+    is (`hidden`, hidden_share): HIDDEN_EDGE_SHARE of the box height when wholly hidden."""
+    return np.nan_to_num(hidden * HIDDEN_EDGE_SHARE * (boxes[..., 3] - boxes[..., 1]))
 
 
 def largest_sigma(cov: np.ndarray) -> np.ndarray:
