@@ -5,6 +5,9 @@
 - per-frame verdict agreement: share of frames whose set of violation codes is the same;
 - position error in yards (median, 95th percentile) of every tracked player and umpire
   against the truth object it is matched to in that frame;
+- how honest the reported uncertainty is: the share of position errors, along each field
+  axis, within two of the report's sigmas along it (cov_yd2, else sigma_yd); 0.95 for
+  normal errors with true sigmas;
 - id switches: times a truth object's matched track id changes;
 - throw-in frame error.
 
@@ -65,6 +68,26 @@ def _coverage(report: dict, truth: dict, matched: int, visible: float = 0.25) ->
     return round(matched / seen, 4) if seen else None
 
 
+def _within_two_sigma(report: dict, truth: dict, pairs: dict) -> float | None:
+    """Share of the matched positions' errors along x and along y within two sigmas along that axis."""
+    theirs = {fr["index"]: {o["id"]: o for o in _objects(fr)} for fr in truth["frames"]}
+    mine = {fr["index"]: {o["id"]: o for o in fr["players"] + fr["umpires"]} for fr in report["frames"]}
+    z = []
+    for idx, plist in pairs.items():
+        for rid, tid, _ in plist:
+            o, g = mine[idx][rid], theirs[idx][tid]
+            cov = o.get("cov_yd2")
+            if cov and None not in cov:
+                sx, sy = np.sqrt(max(cov[0], 0.0)), np.sqrt(max(cov[2], 0.0))
+            elif o.get("sigma_yd"):
+                sx = sy = o["sigma_yd"]
+            else:
+                continue
+            for err, sig in ((o["x_yd"] - g["x"], sx), (o["y_yd"] - g["y"], sy)):
+                z.append(abs(err) <= 2 * sig)
+    return round(float(np.mean(z)), 4) if z else None
+
+
 def evaluate_report(report: dict, truth: dict, min_run: int | None = None, tolerance_frames: int = 5,
                     match_yd: float = 3.0) -> dict:
     min_run = min_run or report.get("options", {}).get("min_run", 3)
@@ -107,6 +130,7 @@ def evaluate_report(report: dict, truth: dict, min_run: int | None = None, toler
             "position_error_median_yd": round(float(np.nanmedian(err)), 3),
             "position_error_p95_yd": round(float(np.nanpercentile(err, 95)), 3),
             "matched_positions": len(errors), "position_coverage": _coverage(report, truth, len(errors)),
+            "errors_within_2_sigma": _within_two_sigma(report, truth, pairs),
             "id_switches": switches,
             "throw_in_frame": r_ti, "truth_throw_in_frame": t_ti,
             "throw_in_frame_error": None if r_ti is None or t_ti is None else abs(r_ti - t_ti),

@@ -1,0 +1,38 @@
+"""Scoring a report against a clip's truth (reports.evaluate): positions, events, and how
+honest the report's uncertainty is."""
+from reports.evaluate import evaluate_report
+
+
+def _truth(n: int = 6) -> dict:
+    frames, expected = [], []
+    for i in range(n):
+        frames.append({"index": i, "objects": [
+            {"id": "red-1", "role": "player", "x": 148.0, "y": 66.0},
+            {"id": "U1", "role": "umpire", "x": 150.0, "y": 58.0}]})
+        expected.append({"index": i, "phase": "lineup", "violations": [], "notes": []})
+    return {"throw_in_frame": None, "frames": frames, "expected": {"frames": expected}}
+
+
+def _report(dx: float, cov: list | None, sigma: float, n: int = 6) -> dict:
+    frames = []
+    for i in range(n):
+        p = {"id": "red-7", "team": "red", "x_yd": 148.0 + dx, "y_yd": 66.0, "sigma_yd": sigma}
+        if cov is not None:
+            p["cov_yd2"] = cov
+        frames.append({"index": i, "phase": "lineup", "violations": [], "players": [p],
+                       "umpires": [{"id": "U3", "x_yd": 150.0, "y_yd": 58.0, "sigma_yd": sigma}]})
+    return {"frames": frames, "events": [], "throw_in": {"frame": None}, "options": {"min_run": 3}}
+
+
+def test_errors_within_two_sigma_use_the_uncertainty_along_each_axis():
+    # 0.5 yd off across (x): sure across (sigma 0.1 yd) is dishonest, unsure across (0.5 yd) is not
+    sure = evaluate_report(_report(0.5, [0.01, 0.0, 1.0], 1.0), _truth())
+    unsure = evaluate_report(_report(0.5, [0.25, 0.0, 0.01], 1.0), _truth())
+    assert sure["position_error_median_yd"] == 0.25 and sure["position_error_p95_yd"] == 0.5
+    # per frame: red-1's x (off), red-1's y, the umpire's x and y (exact): 3 of 4 within
+    assert sure["errors_within_2_sigma"] == 0.75
+    assert unsure["errors_within_2_sigma"] == 1.0
+    # without a covariance the sigma counts both ways
+    assert evaluate_report(_report(0.5, None, 0.3), _truth())["errors_within_2_sigma"] == 1.0
+    assert evaluate_report(_report(0.5, None, 0.1), _truth())["errors_within_2_sigma"] == 0.75
+    assert sure["event_precision"] == 1.0 and sure["event_recall"] == 1.0
