@@ -45,7 +45,7 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
             lines = event_lines(analysis.events, index)
             if fr is not None and fr["phase"] == "throw_in":
                 lines = ["THROW-IN"] + lines
-            out = annotate(frame, markers, H_inv, lines, colours=team_colours,
+            out = annotate(frame, markers, H_inv, lines, colours=team_colours, copy=False,      # a new frame each time
                            length=analysis.batch.field.length_yd, width=analysis.batch.field.width_yd)
             obs = obs_by_index.get(index)
             if obs is not None and obs.ball_px is not None:          # where the ball was seen
