@@ -457,6 +457,10 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
             notes.setdefault(n["code"], set()).add(n.get("player") or "")
     items = [f"<li><span class=\"code\">{_e(c)}</span> {_e(', '.join(sorted(p for p in ps if p)))}</li>"
              for c, ps in notes.items()]
+    for ev in report.get("events_withheld") or []:
+        items.append(f"<li><span class=\"code\">withheld: {_e(ev['code'])}</span> {_e(who(ev))}, frames "
+                     f"{ev['start_frame']}–{ev['end_frame']}: {_e(ev.get('withheld', ''))} "
+                     f"({ev.get('looks_other_team')} looks against {ev.get('looks_own_team')})</li>")
     notes_html = f"<ul>{''.join(items)}</ul>" if items else "<p class=\"muted\">None.</p>"
 
     timeline = _data_uri(timeline_png(report))

@@ -58,4 +58,7 @@ def console_summary(report: dict) -> str:
         who = ev.get("player") or ""
         lines.append(f"  {ev['code']:28s} {who:12s} frames {ev['start_frame']}-{ev['end_frame']} "
                      f"({ev['start_s']:.2f}-{ev['end_s']:.2f} s) {num}")
+    for ev in report.get("events_withheld") or []:
+        lines.append(f"  withheld: {ev['code']} {ev.get('player') or ''} frames {ev['start_frame']}-{ev['end_frame']} "
+                     f"({ev['withheld']}: {ev['looks_other_team']} looks against {ev['looks_own_team']})")
     return "\n".join(lines)

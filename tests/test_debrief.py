@@ -113,6 +113,13 @@ def test_debrief_links_annotated_video_and_copes_without_events_or_video(tmp_pat
     page = Page(debrief_html(report, tmp_path / "missing.mp4", "annotated.mp4"))
     assert len(page.find("tr", **{"class": "^event$"})) == 1 and not page.find("img", **{"class": "thumb"})
     assert page.find("a", href=r"^annotated\.mp4#t=0\.04$")
+    # A withheld event is named under the notes, not in the events table.
+    report["events_withheld"] = [{"code": "WRONG_SIDE", "player": "a-7", "start_frame": 0, "end_frame": 1,
+                                  "withheld": "the rider's looks at the time name the other team",
+                                  "looks_own_team": 0, "looks_other_team": 3}]
+    html = debrief_html(report, tmp_path / "missing.mp4", "annotated.mp4")
+    assert "withheld: WRONG_SIDE" in html and "3 looks against 0" in html
+    assert len(Page(html).find("tr", **{"class": "^event$"})) == 1
 
 
 def test_index_links_the_debriefs_of_done_clips(tmp_path):

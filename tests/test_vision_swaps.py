@@ -59,6 +59,9 @@ def test_split_swaps_cuts_the_track_and_redoes_its_votes():
                                                                for f in frames[20:])
     assert voter.identity(1) == "red" and voter.identity(4) == "blue"
     assert voter.identity(2) == "red" and voter.identity(3) == "blue"
+    # the looks now carry the ids they were cut to
+    assert {r[1] for r in looks if r[0] >= 20 and r[1] in (1, 4)} == {4}
+    assert {r[1] for r in looks if r[0] < 20 and r[1] in (1, 4)} == {1}
 
 
 def test_a_track_carried_onto_an_opponent_and_back_is_cut_twice():

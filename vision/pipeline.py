@@ -20,6 +20,7 @@ from vision import phase as phase_mod
 from vision.ball import BallFollower
 from vision.ball_motion import MotionBallFinder
 from vision.homography import calibrate
+from vision.identity_doubt import WINDOW_S, named_looks, withhold_doubtful
 from vision.observe import Observer, umpire_class_known
 from vision.plays import detect_plays
 from vision.roster import limit_roster
@@ -221,14 +222,21 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     for k, fr in enumerate(verdict["frames"]):
         fr["index"] = frames[k].index
     events = violation_events(verdict["frames"], min_run=opts.min_run, max_gap=max(1, 2 // opts.stride))
+    # A side-of-the-line verdict on a track whose looks at the time name the other team is withheld.
+    events, withheld = withhold_doubtful(
+        events, verdict["frames"], named_looks(obs.looks, voter),
+        track_of={player_id(identity[tid], tid): tid for tid in tids if identity.get(tid) not in (None, UMPIRE)},
+        cluster_of={tid: voter.identity(tid) for tid in tids}, pos_of={f.index: k for k, f in enumerate(frames)},
+        window=max(1, int(round(WINDOW_S * fps / opts.stride))))
     times = {f.index: f.t for f in frames}
-    for ev in events:
+    for ev in events + withheld:
         ev["start_s"], ev["end_s"] = times[ev["start_frame"]], times[ev["end_frame"]]
 
     report = _report(video, opts, fit, frames, tids, identity, xy, cov, boxes, ph, throw, verdict, events,
                      fps, time.perf_counter() - started, batch)
     report["roster"] = {"off_field_tracks": roster.outside, "frames_with_too_many_players": roster.masked_frames,
                         "positions_masked": roster.masked_positions}
+    report["events_withheld"] = withheld
     report["tracks_exchanged"] = [{"track_ids": [a, b], "frame": frames[p].index} for a, b, p in exchanges]
     report["tracks_cut_at_team_change"] = [{"track_id": a, "new_track_id": b, "frame": frames[p].index}
                                            for a, b, p in swaps]

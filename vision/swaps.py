@@ -94,8 +94,9 @@ def _team_look(rec: tuple, voter) -> bool:
 def split_swaps(frames: list, voter, looks: list[tuple]) -> list[tuple[int, int, int]]:
     """Cut tracks whose looks change team. `frames` are vision.observe.FrameObs (their
     track_ids are rewritten), `looks` the (frame position, track id, Appearance, umpire
-    said) the voter was fed, in order. A track carried onto an opponent and back (red, blue,
-    red: run_of_other_team) is cut twice, and each part of a cut track is looked at again. The voter's votes
+    said) the voter was fed, in order (the tuples of the tracks cut are rewritten with their
+    new ids). A track carried onto an opponent and back (red, blue, red: run_of_other_team) is
+    cut twice, and each part of a cut track is looked at again. The voter's votes
     are redone for the tracks cut. Returns (old id, new id, first frame position of the new
     id) per cut."""
     by_tid: dict[int, list] = defaultdict(list)
@@ -130,9 +131,10 @@ def split_swaps(frames: list, voter, looks: list[tuple]) -> list[tuple[int, int,
     cut = {c[0] for c in cuts}
     for tid in cut:
         voter.forget(tid)
-    for tid in cut:
-        for p, _, look, said in by_tid[tid]:
-            voter.observe(_owner_at(tid, p, cuts), look, umpire=said)
+    for k, (p, tid, look, said) in enumerate(looks):
+        if tid in cut:
+            looks[k] = (p, _owner_at(tid, p, cuts), look, said)
+            voter.observe(looks[k][1], look, umpire=said)
     return cuts
 
 

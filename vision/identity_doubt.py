@@ -1,0 +1,62 @@
+"""Withhold a side-of-the-line verdict when the rider's looks at the time name the other team.
+
+A track's team is a vote over its whole life. Where the tracker carried it, for a while, from a
+player onto an opponent hidden beside him (a dense line-up, riders bunched at the centre line)
+and too few looks were taken there to cut it (vision.swaps), the track keeps its vote and puts
+"a red player" on the blue side. Whether a player is on his own side depends on his team at
+that moment: when the looks taken during a WRONG_SIDE event (and WINDOW_S either side) name
+the other team more often than the track's own, and at least MIN_CONTRARY times, the event is
+withheld, with its per-frame records, and listed with the looks that made it doubtful.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from vision.swaps import _team_look
+
+IDENTITY_CODES = ("WRONG_SIDE",)
+WINDOW_S = 0.4
+MIN_CONTRARY = 2
+
+
+def named_looks(looks: list[tuple], voter) -> dict[int, list[tuple[int, str]]]:
+    """Per track id, (frame position, colour cluster name) of its looks that name a team."""
+    team = [r for r in looks if _team_look(r, voter)]
+    names = voter.look_names(np.array([r[2].feature for r in team])) if team else []
+    out: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for rec, name in zip(team, names):
+        if name is not None:
+            out[rec[1]].append((rec[0], name))
+    return out
+
+
+def withhold_doubtful(events: list[dict], verdict_frames: list[dict], looks: dict[int, list[tuple[int, str]]],
+                      track_of: dict[str, int], cluster_of: dict[int, str | None], pos_of: dict[int, int],
+                      window: int) -> tuple[list[dict], list[dict]]:
+    """(events kept, events withheld). `track_of` maps a player id to its track id,
+    `cluster_of` a track id to the colour cluster it was voted, `pos_of` a frame index to its
+    position in the analysed frames; `window` is WINDOW_S in frame positions. The per-frame
+    violation records of a withheld event are removed from `verdict_frames` (in place)."""
+    kept, withheld = [], []
+    for ev in events:
+        tid = track_of.get(ev.get("player"))
+        own = cluster_of.get(tid)
+        if ev["code"] not in IDENTITY_CODES or tid is None or own is None:
+            kept.append(ev)
+            continue
+        lo, hi = pos_of[ev["start_frame"]] - window, pos_of[ev["end_frame"]] + window
+        names = [n for p, n in looks.get(tid, []) if lo <= p <= hi]
+        n_own = sum(n == own for n in names)
+        n_other = len(names) - n_own
+        if n_other >= MIN_CONTRARY and n_other > n_own:
+            withheld.append({**ev, "withheld": "the rider's looks at the time name the other team",
+                             "looks_own_team": n_own, "looks_other_team": n_other})
+            for fr in verdict_frames:
+                if ev["start_frame"] <= fr["index"] <= ev["end_frame"]:
+                    fr["violations"] = [v for v in fr["violations"]
+                                        if not (v["code"] == ev["code"] and v.get("player") == ev["player"])]
+        else:
+            kept.append(ev)
+    return kept, withheld
