@@ -247,10 +247,22 @@ def _map_frame(report: dict) -> tuple[dict | None, str]:
     return fr, f"throw-in not found: last line-up frame (frame {fr['index']}, {fr['t']:.2f} s)"
 
 
+def sigma_ellipse(cov_yd2, sigmas: float = 2.0) -> tuple[float, float, float] | None:
+    """(width, height, angle in degrees) of the `sigmas` ellipse of a position's covariance
+    [xx, xy, yy] (yd²), in field axes; None without a covariance."""
+    if not cov_yd2 or any(v is None for v in cov_yd2):
+        return None
+    xx, xy, yy = (float(v) for v in cov_yd2)
+    vals, vecs = np.linalg.eigh(np.array([[xx, xy], [xy, yy]]))
+    vals = np.maximum(vals, 0.0)
+    angle = float(np.degrees(np.arctan2(vecs[1, 1], vecs[0, 1])))          # the larger axis's direction
+    return 2 * sigmas * float(np.sqrt(vals[1])), 2 * sigmas * float(np.sqrt(vals[0])), angle
+
+
 def field_map_png(report: dict) -> tuple[bytes, str]:
     """The field from above at the throw-in (whole field and the line-up close up), and its caption."""
     from matplotlib.lines import Line2D
-    from matplotlib.patches import Circle, Rectangle
+    from matplotlib.patches import Circle, Ellipse, Rectangle
     length, width = _field_size(report)
     fr, caption = _map_frame(report)
     colours = {t: _hex(c) for t, c in team_colours_bgr(report).items()}
@@ -276,7 +288,10 @@ def field_map_png(report: dict) -> tuple[bytes, str]:
             x, y = o["x_yd"], o["y_yd"]
             if team == "umpire":
                 ax.add_patch(Circle((x, y), 5.0, fill=False, ec="white", lw=1.0, ls="--", zorder=2))
-            ax.scatter([x], [y], s=60 if big else 26, c=colours.get(team, "#aaaaaa"), edgecolors="black",
+            if big and (ell := sigma_ellipse(o.get("cov_yd2"))) is not None:   # how sure the position is
+                ax.add_patch(Ellipse((x, y), ell[0], ell[1], angle=ell[2], fill=False, ec="#f4f4f4",
+                                     lw=1.0, zorder=4.5))
+            ax.scatter([x], [y], s=30 if big else 26, c=colours.get(team, "#aaaaaa"), edgecolors="black",
                        linewidths=0.8, zorder=4)
             if o["id"] in flagged:
                 ax.scatter([x], [y], s=260 if big else 110, facecolors="none", edgecolors="#ff1a1a", linewidths=2,
@@ -318,6 +333,9 @@ def field_map_png(report: dict) -> tuple[bytes, str]:
     if flagged:
         handles.append(Line2D([], [], ls="", marker="o", ms=11, mfc="none", mec="#ff1a1a", mew=2,
                               label="in violation"))
+    if any(sigma_ellipse(o.get("cov_yd2")) is not None for o, _ in objs):
+        handles.append(Line2D([], [], ls="", marker="o", ms=12, mfc="none", mec="#dddddd", mew=1,
+                              label="2-sigma ellipse of a position (close-up)"))
     fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), fontsize=8, frameon=False)
     return _png(fig), caption
 

@@ -165,3 +165,12 @@ def test_debrief_renders_in_headless_chromium(analysed, tmp_path, test_output):
     assert page.find("img", id="^timeline$") and page.find("img", id="^fieldmap$")
     seeks = [a["href"] for a in page.find("a", **{"class": "seek"})]
     assert len(seeks) == len(report["events"]) and all("#t=" in h for h in seeks)
+
+
+def test_the_field_map_draws_each_position_s_uncertainty_by_direction():
+    from reports.debrief import sigma_ellipse
+    w, h, angle = sigma_ellipse([0.01, 0.0, 0.25])          # 0.1 yd across (x), 0.5 yd in depth (y)
+    assert (round(w, 6), round(h, 6)) == (2.0, 0.4) and abs(abs(angle) - 90) < 1e-6   # 2 sigmas each way, along y
+    w, h, angle = sigma_ellipse([0.13, 0.12, 0.13])         # a tilted one: long axis at 45 degrees
+    assert w > 3 * h and abs(abs(angle) % 180 - 45) < 1e-6
+    assert sigma_ellipse(None) is None and sigma_ellipse([None, None, None]) is None
