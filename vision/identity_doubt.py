@@ -14,7 +14,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from vision.swaps import _team_look
+from vision.swaps import team_look
 
 IDENTITY_CODES = ("WRONG_SIDE",)
 WINDOW_S = 0.4
@@ -23,7 +23,7 @@ MIN_CONTRARY = 2
 
 def named_looks(looks: list[tuple], voter) -> dict[int, list[tuple[int, str]]]:
     """Per track id, (frame position, colour cluster name) of its looks that name a team."""
-    team = [r for r in looks if _team_look(r, voter)]
+    team = [r for r in looks if team_look(r, voter)]
     names = voter.look_names(np.array([r[2].feature for r in team])) if team else []
     out: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for rec, name in zip(team, names):

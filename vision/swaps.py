@@ -84,7 +84,7 @@ def run_of_other_team(names: list[str | None], min_looks: int = MIN_LOOKS, purit
     return voted[a][0], voted[b][0]
 
 
-def _team_look(rec: tuple, voter) -> bool:
+def team_look(rec: tuple, voter) -> bool:
     """A look (frame position, track id, Appearance, umpire said) that can vote for a team: it
     has a colour feature and is not an umpire's (by the detector's word, else the stripes)."""
     look, said = rec[2], rec[3]
@@ -107,7 +107,7 @@ def split_swaps(frames: list, voter, looks: list[tuple]) -> list[tuple[int, int,
     todo = [(tid, recs) for tid, recs in by_tid.items() if not voter.is_umpire(tid)]
     while todo:
         tid, recs = todo.pop()
-        team = [r for r in recs if _team_look(r, voter)]
+        team = [r for r in recs if team_look(r, voter)]
         names = voter.look_names(np.array([r[2].feature for r in team])) if team else []
         k = change_point(names)
         if k is not None:
@@ -187,7 +187,7 @@ def exchange_swaps(frames: list, voter, looks: list[tuple], window: int = EXCHAN
     `window` frames before p and the other's over the `window` from p, and b's the other way
     round; from p on their ids are exchanged back (in `frames` and in `looks`, whose tuples
     are rewritten) and the voter's votes redone. Returns (a, b, p) per exchange, in time order."""
-    team_looks = [(k, r) for k, r in enumerate(looks) if _team_look(r, voter)]
+    team_looks = [(k, r) for k, r in enumerate(looks) if team_look(r, voter)]
     if not team_looks:
         return []
     names = voter.look_names(np.array([r[2].feature for _, r in team_looks]))
