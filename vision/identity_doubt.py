@@ -10,35 +10,19 @@ withheld, with its per-frame records, and listed with the looks that made it dou
 """
 from __future__ import annotations
 
-from collections import defaultdict
-
-import numpy as np
-
-from vision.swaps import team_look
-
 IDENTITY_CODES = ("WRONG_SIDE",)
 WINDOW_S = 0.4
 MIN_CONTRARY = 2
 
 
-def named_looks(looks: list[tuple], voter) -> dict[int, list[tuple[int, str]]]:
-    """Per track id, (frame position, colour cluster name) of its looks that name a team."""
-    team = [r for r in looks if team_look(r, voter)]
-    names = voter.look_names(np.array([r[2].feature for r in team])) if team else []
-    out: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for rec, name in zip(team, names):
-        if name is not None:
-            out[rec[1]].append((rec[0], name))
-    return out
-
-
 def withhold_doubtful(events: list[dict], verdict_frames: list[dict], looks: dict[int, list[tuple[int, str]]],
                       track_of: dict[str, int], cluster_of: dict[int, str | None], pos_of: dict[int, int],
                       window: int) -> tuple[list[dict], list[dict]]:
-    """(events kept, events withheld). `track_of` maps a player id to its track id,
-    `cluster_of` a track id to the colour cluster it was voted, `pos_of` a frame index to its
-    position in the analysed frames; `window` is WINDOW_S in frame positions. The per-frame
-    violation records of a withheld event are removed from `verdict_frames` (in place)."""
+    """(events kept, events withheld). `looks` are each track's named looks
+    (vision.swaps.named_looks), `track_of` maps a player id to its track id, `cluster_of` a
+    track id to the colour cluster it was voted, `pos_of` a frame index to its position in
+    the analysed frames; `window` is WINDOW_S in frame positions. The per-frame violation
+    records of a withheld event are removed from `verdict_frames` (in place)."""
     kept, withheld = [], []
     for ev in events:
         tid = track_of.get(ev.get("player"))

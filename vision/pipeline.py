@@ -20,11 +20,11 @@ from vision import phase as phase_mod
 from vision.ball import BallFollower
 from vision.ball_motion import MotionBallFinder
 from vision.homography import calibrate
-from vision.identity_doubt import WINDOW_S, named_looks, withhold_doubtful
+from vision.identity_doubt import WINDOW_S, withhold_doubtful
 from vision.observe import Observer, umpire_class_known
 from vision.plays import detect_plays
 from vision.roster import limit_roster
-from vision.swaps import exchange_swaps, split_swaps
+from vision.swaps import exchange_swaps, named_looks, split_swaps
 from vision.positions import (fill_gaps, fill_speeds, hidden_edge_px, hidden_share, largest_sigma, moving_ground,
                               position_cov, smooth_tracks)
 from vision.teams import UMPIRE, IdentityVoter

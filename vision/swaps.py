@@ -91,6 +91,18 @@ def team_look(rec: tuple, voter) -> bool:
     return look.feature is not None and not (said if said is not None else look.umpire_score >= voter.umpire_threshold)
 
 
+def named_looks(looks: list[tuple], voter) -> dict[int, list[tuple[int, str]]]:
+    """Per track id, (frame position, colour cluster name) of its looks that name a team, in
+    the order taken (a defaultdict: a track without any has an empty list)."""
+    team = [r for r in looks if team_look(r, voter)]
+    names = voter.look_names(np.array([r[2].feature for r in team])) if team else []
+    out: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for rec, name in zip(team, names):
+        if name is not None:
+            out[rec[1]].append((rec[0], name))
+    return out
+
+
 def split_swaps(frames: list, voter, looks: list[tuple]) -> list[tuple[int, int, int]]:
     """Cut tracks whose looks change team. `frames` are vision.observe.FrameObs (their
     track_ids are rewritten), `looks` the (frame position, track id, Appearance, umpire
@@ -187,14 +199,9 @@ def exchange_swaps(frames: list, voter, looks: list[tuple], window: int = EXCHAN
     `window` frames before p and the other's over the `window` from p, and b's the other way
     round; from p on their ids are exchanged back (in `frames` and in `looks`, whose tuples
     are rewritten) and the voter's votes redone. Returns (a, b, p) per exchange, in time order."""
-    team_looks = [(k, r) for k, r in enumerate(looks) if team_look(r, voter)]
-    if not team_looks:
+    seq = named_looks(looks, voter)
+    if not seq:
         return []
-    names = voter.look_names(np.array([r[2].feature for _, r in team_looks]))
-    seq: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for (_, rec), name in zip(team_looks, names):
-        if name is not None:
-            seq[rec[1]].append((rec[0], name))
     done = []
     last_pair: dict[tuple[int, int], int] = {}
     for pos, f in enumerate(frames):
