@@ -32,8 +32,9 @@ def add_detection_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--min-run", type=int, default=3,
                    help="frames a violation must hold to be reported as an event (default: %(default)s)")
     p.add_argument("--margin-sigmas", type=float, default=1.0,
-                   help="a distance, side or speed finding must hold by this many standard deviations of "
-                        "the positions' uncertainty (default: %(default)s; 0 takes positions as exact)")
+                   help="a distance or side finding must hold by this many standard deviations of the "
+                        "positions' uncertainty along its own direction (across the centre line for a side, "
+                        "along the gap for a distance; default: %(default)s; 0 takes positions as exact)")
     p.add_argument("--track-space", choices=("field", "image"), default="field",
                    help="track players on their field positions in yards (default) or on their ground "
                         "points in pixels, camera motion compensated (fewer swaps in still line-ups, "
