@@ -122,7 +122,9 @@ def contacts(b: FrameBatch, thr: Thresholds) -> tuple[np.ndarray, np.ndarray]:
 def closing_speed(b: FrameBatch, ud: UmpireDistances, window_s: float = 0.5,
                   with_sigma: bool = False):
     """(F, P, U) speed in yd/s at which each player closes on each umpire over the last window
-    (and, `with_sigma`, its 1-sigma uncertainty from the positions' at both ends)."""
+    (and, `with_sigma`, its 1-sigma uncertainty from the positions' at both ends). A player not
+    seen at either end of the window (player_unseen: his position there is a straight-line
+    guess across a gap) has no closing speed: 0."""
     prev = np.searchsorted(b.t, b.t - window_s, side="right") - 1
     prev = np.clip(prev, 0, None)
     dt = b.t - b.t[prev]
@@ -130,6 +132,9 @@ def closing_speed(b: FrameBatch, ud: UmpireDistances, window_s: float = 0.5,
     with np.errstate(invalid="ignore"):
         closing = (ud.dist[prev] - ud.dist) * rate
     closing = np.where(np.isfinite(closing), closing, 0.0)
+    if b.player_unseen is not None:
+        unseen = np.asarray(b.player_unseen, bool)
+        closing = np.where((unseen | unseen[prev])[:, :, None], 0.0, closing)
     if not with_sigma:
         return closing
     ps = pair_sigma(b)

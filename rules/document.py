@@ -57,6 +57,9 @@ class FrameBatch:
     # direction.
     player_cov: np.ndarray | None = None     # (F, P, 2, 2)
     umpire_cov: np.ndarray | None = None     # (F, U, 2, 2)
+    # True where a measured player's position is a guess across a gap in his track (he was
+    # not seen there): good enough for where he is, not for how fast he moves.
+    player_unseen: np.ndarray | None = None  # (F, P) bool
 
     @property
     def n_frames(self) -> int:

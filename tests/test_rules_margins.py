@@ -99,3 +99,22 @@ def test_the_five_yards_use_the_uncertainty_along_the_line_to_the_umpire():
                                             Thresholds(margin_sigmas=1.0)), 0)
     assert "FIVE_YARD" not in codes(check_batch(_side_on(_batch(players, 1.0), across=0.1, depth=1.0),
                                                 Thresholds(margin_sigmas=1.0)), 0)
+
+
+def test_a_speed_needs_the_player_seen_at_both_ends_of_its_window():
+    """The same 5 yd/s closing run: a finding when blue-1 is seen, none where his positions
+    are a straight-line guess across a gap in his track (the tracker lost him, then found
+    someone further on)."""
+    frames = []
+    for k in range(26):
+        players = move(lineup_players(), "blue-1", x=151.5, y=75.0 - 5.0 * k / 25)
+        frames.append(frame(players=players))
+    b = parse_document(doc(*frames))
+    assert "RUSHING_UMPIRE" in codes(check_batch(b, Thresholds()), 25)
+    col = b.player_ids.index("blue-1")
+    b.player_unseen = np.zeros(b.players.shape[:2], bool)
+    b.player_unseen[5:26, col] = True
+    assert "RUSHING_UMPIRE" not in codes(check_batch(b, Thresholds()), 25)
+    b.player_unseen[:] = False
+    b.player_unseen[20:24, col] = True              # unseen between, seen at both ends: still a finding
+    assert "RUSHING_UMPIRE" in codes(check_batch(b, Thresholds()), 25)

@@ -215,7 +215,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     identity, xy, roster = limit_roster(identity, tids, xy, list(opts.defending), fld.length_yd, fld.width_yd,
                                            umpire_label=UMPIRE)
 
-    batch = _batch(fld, opts.defending, tids, identity, xy, t, ph, ball, cov)
+    batch = _batch(fld, opts.defending, tids, identity, xy, t, ph, ball, cov, interpolated)
     batch.play = detect_plays(t, batch.players, ball, ph)
     verdict = check_batch(batch, Thresholds(margin_sigmas=opts.margin_sigmas,
                                                 speed_margin_sigmas=opts.speed_margin_sigmas))
@@ -269,7 +269,7 @@ def player_id(team: str, tid: int) -> str:
     return f"{team}-{tid}"
 
 
-def _batch(fld: Field, defending, tids, identity, xy, t, ph, ball, cov=None) -> FrameBatch:
+def _batch(fld: Field, defending, tids, identity, xy, t, ph, ball, cov=None, unseen=None) -> FrameBatch:
     teams = list(defending)
     prow = [k for k, tid in enumerate(tids) if identity.get(tid) in teams]
     urow = [k for k, tid in enumerate(tids) if identity.get(tid) == UMPIRE]
@@ -282,7 +282,8 @@ def _batch(fld: Field, defending, tids, identity, xy, t, ph, ball, cov=None) -> 
                       phase=ph.astype(np.int8), t=t, ball=ball, play=np.full(len(t), -1, np.int64),
                       thrower=np.full(len(t), -1, np.int64), changing_horse=np.zeros(players.shape[:2], bool),
                       player_cov=None if cov is None else np.swapaxes(cov[prow], 0, 1).reshape(len(t), len(prow), 2, 2),
-                      umpire_cov=None if cov is None else np.swapaxes(cov[urow], 0, 1).reshape(len(t), len(urow), 2, 2))
+                      umpire_cov=None if cov is None else np.swapaxes(cov[urow], 0, 1).reshape(len(t), len(urow), 2, 2),
+                      player_unseen=None if unseen is None else unseen[prow].T.reshape(len(t), len(prow)))
 
 
 def _r(v, nd=3):
