@@ -56,6 +56,12 @@ def umpire_cov(b: FrameBatch) -> tuple[np.ndarray, ...]:
     return _cov(b.umpire_cov, b.umpire_sigma, b.umpires)
 
 
+def largest_variance(xx: np.ndarray, xy: np.ndarray, yy: np.ndarray) -> np.ndarray:
+    """The larger eigenvalue of each 2x2 covariance [[xx, xy], [xy, yy]]: the variance in its
+    least sure direction."""
+    return (xx + yy) / 2 + np.sqrt(((xx - yy) / 2) ** 2 + xy ** 2)
+
+
 def sigma_along(cov: tuple[np.ndarray, ...], d: np.ndarray) -> np.ndarray:
     """1-sigma uncertainty along the vectors `d` (..., 2) of positions with covariance `cov`
     (xx, xy, yy, each (...)): sqrt(u' C u) with u = d / |d|; the least sure direction's
@@ -66,8 +72,7 @@ def sigma_along(cov: tuple[np.ndarray, ...], d: np.ndarray) -> np.ndarray:
     ok = np.isfinite(n2) & (n2 > 0)
     with np.errstate(invalid="ignore", divide="ignore"):
         along = (xx * dx * dx + 2 * xy * dx * dy + yy * dy * dy) / n2
-    largest = (xx + yy) / 2 + np.sqrt(((xx - yy) / 2) ** 2 + xy ** 2)
-    return np.sqrt(np.maximum(np.where(ok, along, largest), 0.0))
+    return np.sqrt(np.maximum(np.where(ok, along, largest_variance(xx, xy, yy)), 0.0))
 
 
 def across_sigma(b: FrameBatch) -> np.ndarray:

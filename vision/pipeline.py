@@ -269,21 +269,24 @@ def player_id(team: str, tid: int) -> str:
     return f"{team}-{tid}"
 
 
+def _by_frame(a: np.ndarray | None, rows: list[int]) -> np.ndarray | None:
+    """Rows `rows` of a per-track array (T, F, ...) as a per-frame one (F, len(rows), ...); None stays None."""
+    return None if a is None else np.swapaxes(a[np.asarray(rows, dtype=np.int64)], 0, 1)
+
+
 def _batch(fld: Field, defending, tids, identity, xy, t, ph, ball, cov=None, unseen=None) -> FrameBatch:
     teams = list(defending)
     prow = [k for k, tid in enumerate(tids) if identity.get(tid) in teams]
     urow = [k for k, tid in enumerate(tids) if identity.get(tid) == UMPIRE]
-    players = np.transpose(xy[prow], (1, 0, 2)) if prow else np.zeros((len(t), 0, 2))
-    umpires = np.transpose(xy[urow], (1, 0, 2)) if urow else np.zeros((len(t), 0, 2))
+    players = _by_frame(xy, prow)
     return FrameBatch(field=fld, defending=dict(defending), teams=teams,
                       player_ids=[player_id(identity[tids[k]], tids[k]) for k in prow],
                       player_team=np.array([teams.index(identity[tids[k]]) for k in prow], np.int64),
-                      players=players, umpire_ids=[f"U{tids[k]}" for k in urow], umpires=umpires,
+                      players=players, umpire_ids=[f"U{tids[k]}" for k in urow], umpires=_by_frame(xy, urow),
                       phase=ph.astype(np.int8), t=t, ball=ball, play=np.full(len(t), -1, np.int64),
                       thrower=np.full(len(t), -1, np.int64), changing_horse=np.zeros(players.shape[:2], bool),
-                      player_cov=None if cov is None else np.swapaxes(cov[prow], 0, 1).reshape(len(t), len(prow), 2, 2),
-                      umpire_cov=None if cov is None else np.swapaxes(cov[urow], 0, 1).reshape(len(t), len(urow), 2, 2),
-                      player_unseen=None if unseen is None else unseen[prow].T.reshape(len(t), len(prow)))
+                      player_cov=_by_frame(cov, prow), umpire_cov=_by_frame(cov, urow),
+                      player_unseen=_by_frame(unseen, prow))
 
 
 def _r(v, nd=3):

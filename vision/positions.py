@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from rules.checks import largest_variance
+
 PIXEL_ERROR_PX = 1.5        # typical error of a box's bottom edge, in pixels
 HIDDEN_EDGE_SHARE = 0.04    # ... plus this share of the box height where the edge is wholly hidden (the
                             # detector's edge of a half-hidden horse: median error 4% of its height)
@@ -189,11 +191,9 @@ def hidden_edge_px(boxes: np.ndarray, hidden: np.ndarray) -> np.ndarray:
 
 
 def largest_sigma(cov: np.ndarray) -> np.ndarray:
-    """(...) the 1-sigma uncertainty in the least sure direction of covariances (..., 2, 2)."""
-    out = np.full(cov.shape[:-2], np.nan)
-    ok = np.isfinite(cov).all(axis=(-1, -2))
-    out[ok] = np.sqrt(np.maximum(np.linalg.eigvalsh(cov[ok])[..., -1], 0.0))
-    return out
+    """(...) the 1-sigma uncertainty in the least sure direction of covariances (..., 2, 2);
+    NaN where unknown."""
+    return np.sqrt(np.maximum(largest_variance(cov[..., 0, 0], cov[..., 0, 1], cov[..., 1, 1]), 0.0))
 
 
 def _ground_step(H: np.ndarray, px: np.ndarray, step: np.ndarray) -> np.ndarray:
