@@ -168,6 +168,8 @@ def parse_document(doc: Any) -> FrameBatch:
     umpire_cols: dict[str, int] = {}
     p_entries: list[tuple[int, int, float, float, bool]] = []
     u_entries: list[tuple[int, int, float, float]] = []
+    p_cov: dict[tuple[int, int], tuple[float, float, float]] = {}     # (frame, column) -> (xx, xy, yy)
+    u_cov: dict[tuple[int, int], tuple[float, float, float]] = {}
     phase = np.zeros(n, np.int8)
     t = np.empty(n)
     ball = np.full((n, 2), np.nan)
@@ -202,6 +204,8 @@ def parse_document(doc: Any) -> FrameBatch:
             x, y = position(u, upath)
             col = umpire_cols.setdefault(uid, len(umpire_cols))
             u_entries.append((i, col, x, y))
+            if (c := _uncertainty(u, upath)) is not None:
+                u_cov[i, col] = c
         for j, p in enumerate(_list(frame.get("players", []), f"{fpath}.players")):
             ppath = f"{fpath}.players[{j}]"
             p = _obj(p, ppath)
@@ -224,6 +228,8 @@ def parse_document(doc: Any) -> FrameBatch:
             if not isinstance(changing, bool):
                 _fail(f"{ppath}.changing_horse", "expected true or false")
             p_entries.append((i, col, x, y, changing))
+            if (c := _uncertainty(p, ppath)) is not None:
+                p_cov[i, col] = c
         if frame.get("ball") is not None:
             ball[i] = position(_obj(frame["ball"], f"{fpath}.ball"), f"{fpath}.ball")
         if frame.get("play") is not None:
@@ -268,11 +274,43 @@ def parse_document(doc: Any) -> FrameBatch:
             _fail(path, f"umpire {uid!r} is not among this frame's umpires")
         thrower[i] = umpire_cols[uid]
 
+    measured = bool(p_cov or u_cov)          # else every position is exact
     return FrameBatch(field=field, defending=defending, teams=teams,
                       player_ids=list(player_cols), player_team=np.array(player_team, np.int64),
                       players=players, umpire_ids=list(umpire_cols), umpires=umpires,
                       phase=phase, t=t, ball=ball, play=play, thrower=thrower,
-                      changing_horse=changing_horse)
+                      changing_horse=changing_horse,
+                      player_cov=_cov_array(p_cov, n, P) if measured else None,
+                      umpire_cov=_cov_array(u_cov, n, U) if measured else None)
+
+
+def _uncertainty(item: dict, path: str) -> tuple[float, float, float] | None:
+    """A position's optional uncertainty as a covariance (xx, xy, yy) in yd²: `cov_yd2`
+    [xx, xy, yy] (positive semi-definite), or `sigma_yd` (the same every way); None without."""
+    if "cov_yd2" in item and "sigma_yd" in item:
+        _fail(path, "give cov_yd2 or sigma_yd, not both")
+    if "sigma_yd" in item:
+        s = _number(item["sigma_yd"], f"{path}.sigma_yd")
+        if s < 0:
+            _fail(f"{path}.sigma_yd", "must not be negative")
+        return s * s, 0.0, s * s
+    if "cov_yd2" in item:
+        c = _list(item["cov_yd2"], f"{path}.cov_yd2")
+        if len(c) != 3:
+            _fail(f"{path}.cov_yd2", "expected [xx, xy, yy]")
+        xx, xy, yy = (_number(v, f"{path}.cov_yd2[{k}]") for k, v in enumerate(c))
+        if xx < 0 or yy < 0 or xy * xy > xx * yy * (1 + 1e-9):
+            _fail(f"{path}.cov_yd2", "is not a covariance (xx and yy at least 0, xy² at most xx·yy)")
+        return xx, xy, yy
+    return None
+
+
+def _cov_array(entries: dict[tuple[int, int], tuple[float, float, float]], n: int, cols: int) -> np.ndarray:
+    """(n, cols, 2, 2) covariances from (frame, column) -> (xx, xy, yy); 0 (exact) elsewhere."""
+    out = np.zeros((n, cols, 2, 2))
+    for (i, c), (xx, xy, yy) in entries.items():
+        out[i, c] = ((xx, xy), (xy, yy))
+    return out
 
 
 def _sorted_paths(paths: list[str]) -> list[str]:

@@ -2,6 +2,7 @@
 (Thresholds.margin_sigmas / speed_margin_sigmas with FrameBatch.player_sigma/umpire_sigma, or by direction
 with player_cov/umpire_cov)."""
 import numpy as np
+import pytest
 
 from rules import Thresholds, check_batch
 from rules.document import parse_document
@@ -118,3 +119,25 @@ def test_a_speed_needs_the_player_seen_at_both_ends_of_its_window():
     b.player_unseen[:] = False
     b.player_unseen[20:24, col] = True              # unseen between, seen at both ends: still a finding
     assert "RUSHING_UMPIRE" in codes(check_batch(b, Thresholds()), 25)
+
+
+def test_a_positions_document_can_carry_each_position_s_uncertainty():
+    """`sigma_yd` or `cov_yd2` on a player or umpire, and `thresholds.margin_sigmas`: the
+    check-positions path judges measured positions as the video pipeline does."""
+    from rules import InvalidDocument, check_document
+
+    def verdict(**uncertainty):
+        players = move(lineup_players(), "red-2", x=150.3)          # 0.3 yd over, 1.2 yd from blue-2
+        for p in players:
+            p.update(uncertainty)
+        d = doc(frame(players=players))
+        d["thresholds"] = {"margin_sigmas": 1.0}
+        return set(codes(check_document(d), 0))
+
+    assert verdict() == {"WRONG_SIDE", "CONTACT_BEFORE_THROW_IN"}             # exact positions
+    assert verdict(sigma_yd=1.0) == set()                                      # a yard every way: not sure
+    assert verdict(cov_yd2=[0.01, 0.0, 1.0]) == {"WRONG_SIDE", "CONTACT_BEFORE_THROW_IN"}   # sure across
+    for bad, msg in (({"sigma_yd": -1}, "must not be negative"), ({"cov_yd2": [1, 2, 1]}, "not a covariance"),
+                     ({"cov_yd2": [1, 0]}, r"\[xx, xy, yy\]"), ({"cov_yd2": [1, 0, 1], "sigma_yd": 1}, "not both")):
+        with pytest.raises(InvalidDocument, match=msg):
+            verdict(**bad)
