@@ -85,9 +85,10 @@ def test_a_track_carried_onto_an_opponent_and_back_is_cut_twice():
     assert voter.identity(2) == "blue"
 
 
-def _exchange_scene(swap_at: int | None, b_changes: bool = True, apart_yd: float = 1.0):
+def _exchange_scene(swap_at: int | None, b_changes: bool = True, apart_yd: float = 1.0, seen=None):
     """Tracks 1 (red) and 2 (blue) `apart_yd` apart, 3 (red) far off; from `swap_at` the tracker
-    has given 1 the blue player's looks and (when `b_changes`) 2 the red one's."""
+    has given 1 the blue player's looks and (when `b_changes`) 2 the red one's. Looks every
+    third frame, or (tracks 1 and 2) only at the frame positions `seen`."""
     voter = IdentityVoter(hints={"red": RED, "blue": BLUE})
     frames, looks = [], []
     for pos in range(60):
@@ -96,7 +97,7 @@ def _exchange_scene(swap_at: int | None, b_changes: bool = True, apart_yd: float
         frames.append(f)
         late = swap_at is not None and pos >= swap_at
         for tid, colour in ((1, BLUE if late else RED), (2, RED if late and b_changes else BLUE), (3, RED)):
-            if pos % 3 == tid % 3:                      # a look every third frame, as the pipeline takes them
+            if (pos in seen if seen is not None and tid < 3 else pos % 3 == tid % 3):   # every third, as the pipeline
                 look = _look(colour)
                 voter.observe(tid, look)
                 looks.append((pos, tid, look, None))
@@ -114,6 +115,16 @@ def test_exchanged_ids_of_two_crossing_players_are_given_back():
     assert all(names[k] == "blue" for k, r in enumerate(looks) if r[1] == 2)
     # and the frames: track 1 stays where the red player stands (the position of id 1 in frame 0)
     assert all(f.track_ids[0] == (1 if p < done[0][2] else 2) for p, f in enumerate(frames))
+
+
+def test_an_exchange_seen_in_few_looks_in_a_bunch_is_given_back():
+    """Riders bunched, seated looks scarce: two looks each side of the exchange for each track."""
+    frames, looks, voter = _exchange_scene(swap_at=30, seen={20, 26, 33, 39})
+    done = exchange_swaps(frames, voter, looks)
+    assert len(done) == 1 and set(done[0][:2]) == {1, 2} and 26 < done[0][2] <= 33
+    # one look each side is not enough
+    frames, looks, voter = _exchange_scene(swap_at=30, seen={26, 33})
+    assert exchange_swaps(frames, voter, looks) == []
 
 
 def test_no_exchange_when_only_one_track_changes_team_or_they_are_far_apart():
