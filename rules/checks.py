@@ -30,30 +30,29 @@ def umpire_distances(b: FrameBatch) -> UmpireDistances:
     return UmpireDistances(d, nearest, np.take_along_axis(d, nearest[..., None], 2)[..., 0])
 
 
-def _cov(cov: np.ndarray | None, s: np.ndarray | None, positions: np.ndarray) -> tuple[np.ndarray, ...]:
+def _cov(cov: np.ndarray | None, positions: np.ndarray) -> tuple[np.ndarray, ...]:
     """(xx, xy, yy), each (F, N): the covariance in yd² of each position of `positions`
-    (F, N, 2): the given covariance, else the sigma's in every direction, else 0 (exact);
-    0 where unknown."""
-    if cov is not None:
-        c = np.nan_to_num(np.asarray(cov, float))
-        return c[..., 0, 0], c[..., 0, 1], c[..., 1, 1]
-    var = np.zeros(positions.shape[:2]) if s is None else np.nan_to_num(np.asarray(s, float)) ** 2
-    return var, np.zeros_like(var), var
+    (F, N, 2); 0 where exact (no covariance) or unknown."""
+    if cov is None:
+        zero = np.zeros(positions.shape[:2])
+        return zero, zero, zero
+    c = np.nan_to_num(np.asarray(cov, float))
+    return c[..., 0, 0], c[..., 0, 1], c[..., 1, 1]
 
 
 def uncertain(b: FrameBatch) -> bool:
     """Whether the batch's positions carry an uncertainty at all (measured, not exact)."""
-    return any(v is not None for v in (b.player_sigma, b.umpire_sigma, b.player_cov, b.umpire_cov))
+    return b.player_cov is not None or b.umpire_cov is not None
 
 
 def player_cov(b: FrameBatch) -> tuple[np.ndarray, ...]:
     """Players' position covariance (xx, xy, yy), each (F, P) (see _cov)."""
-    return _cov(b.player_cov, b.player_sigma, b.players)
+    return _cov(b.player_cov, b.players)
 
 
 def umpire_cov(b: FrameBatch) -> tuple[np.ndarray, ...]:
     """Umpires' position covariance (xx, xy, yy), each (F, U) (see _cov)."""
-    return _cov(b.umpire_cov, b.umpire_sigma, b.umpires)
+    return _cov(b.umpire_cov, b.umpires)
 
 
 def largest_variance(xx: np.ndarray, xy: np.ndarray, yy: np.ndarray) -> np.ndarray:

@@ -48,13 +48,9 @@ class FrameBatch:
     play: np.ndarray                     # (F,) player column making a play, -1 for none
     thrower: np.ndarray                  # (F,) umpire column throwing in, -1 when unknown
     changing_horse: np.ndarray           # (F, P) bool
-    # 1-sigma uncertainty of each position in yards (measured positions); None = exact.
-    player_sigma: np.ndarray | None = None   # (F, P)
-    umpire_sigma: np.ndarray | None = None   # (F, U)
-    # Or, where the uncertainty differs with direction (a camera measures across its view far
-    # better than in depth), each position's 2x2 covariance in yd² (F, N, 2, 2); when given it
-    # is used instead of the sigma: a distance or side is then as sure as it is along its own
-    # direction.
+    # Measured positions: each one's 2x2 covariance in yd² (F, N, 2, 2); None = exact. The
+    # uncertainty differs with direction (a camera measures across its view far better than in
+    # depth): a distance or side is as sure as it is along its own direction.
     player_cov: np.ndarray | None = None     # (F, P, 2, 2)
     umpire_cov: np.ndarray | None = None     # (F, U, 2, 2)
     # True where a measured player's position is a guess across a gap in his track (he was

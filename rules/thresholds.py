@@ -20,9 +20,10 @@ class Thresholds:
     rush_speed_yds: float = 4.0             # closing on an umpire faster than this (yd/s) ...
     rush_zone_yd: float = 15.0              # ... while within this distance of him: rushing the umpire
     lineup_depth_yd: float = 10.0           # farther than this from the centre line: not in the line-up
-    # Measured positions (a FrameBatch with player_sigma / umpire_sigma): a distance, side or
+    # Measured positions (a FrameBatch with player_cov / umpire_cov): a distance, side or
     # speed finding counts only when it holds by this many standard deviations of the
-    # positions' uncertainty. 0 (the default) takes every position as exact.
+    # positions' uncertainty along its own direction. 0 (the default) takes every position
+    # as exact.
     margin_sigmas: float = 0.0
     speed_margin_sigmas: float = 0.0       # the same for speeds (rushing), which differences make noisier
 

@@ -1,6 +1,6 @@
 """Findings on measured positions must hold by a margin of their uncertainty
-(Thresholds.margin_sigmas / speed_margin_sigmas with FrameBatch.player_sigma/umpire_sigma, or by direction
-with player_cov/umpire_cov)."""
+(Thresholds.margin_sigmas / speed_margin_sigmas with FrameBatch.player_cov/umpire_cov: the same
+sigma every way, or by direction)."""
 import numpy as np
 import pytest
 
@@ -11,8 +11,13 @@ from tests.lineups import codes, doc, frame, lineup_players, move
 
 def _batch(players, sigma: float, n_frames: int = 1, **kw):
     b = parse_document(doc(*[frame(players=players, **kw) for _ in range(n_frames)]))
-    b.player_sigma = np.full(b.players.shape[:2], sigma)
-    b.umpire_sigma = np.full(b.umpires.shape[:2], sigma)
+    return _same_every_way(b, sigma, sigma)
+
+
+def _same_every_way(b, player_sigma: float, umpire_sigma: float):
+    """Covariances of positions as sure in every direction: sigma² times the identity."""
+    b.player_cov = np.broadcast_to(player_sigma ** 2 * np.eye(2), b.players.shape[:2] + (2, 2)).copy()
+    b.umpire_cov = np.broadcast_to(umpire_sigma ** 2 * np.eye(2), b.umpires.shape[:2] + (2, 2)).copy()
     return b
 
 
@@ -51,8 +56,7 @@ def test_rushing_needs_its_speed_margin():
     b = parse_document(doc(*frames))
     exact = check_batch(b, Thresholds())
     assert "RUSHING_UMPIRE" in codes(exact, 25)
-    b.player_sigma = np.full(b.players.shape[:2], 0.5)
-    b.umpire_sigma = np.zeros(b.umpires.shape[:2])
+    _same_every_way(b, 0.5, 0.0)
     assert "RUSHING_UMPIRE" in codes(check_batch(b, Thresholds(margin_sigmas=1.0)), 25)   # speeds untouched
     assert "RUSHING_UMPIRE" not in codes(check_batch(b, Thresholds(speed_margin_sigmas=2.0)), 25)
 
