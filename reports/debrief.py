@@ -30,6 +30,7 @@ from urllib.parse import quote
 import numpy as np
 
 from reports.atomic import write_text
+from reports.writers import withheld_reason
 from rules.events import WORST, event_key
 
 THUMB_WIDTH = 480
@@ -477,8 +478,7 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
              for c, ps in notes.items()]
     for ev in report.get("events_withheld") or []:
         items.append(f"<li><span class=\"code\">withheld: {_e(ev['code'])}</span> {_e(who(ev))}, frames "
-                     f"{ev['start_frame']}–{ev['end_frame']}: {_e(ev.get('withheld', ''))} "
-                     f"({ev.get('looks_other_team')} looks against {ev.get('looks_own_team')})</li>")
+                     f"{ev['start_frame']}–{ev['end_frame']} ({_e(withheld_reason(ev))})</li>")
     notes_html = f"<ul>{''.join(items)}</ul>" if items else "<p class=\"muted\">None.</p>"
 
     timeline = _data_uri(timeline_png(report))

@@ -42,6 +42,11 @@ def write_reports(report: dict, out_dir: str | Path) -> list[Path]:
     return [out / "report.json", out / "report.csv"]
 
 
+def withheld_reason(ev: dict) -> str:
+    """Why an event of report.json's `events_withheld` was withheld, with the looks that said so."""
+    return f"{ev.get('withheld', '')}: {ev.get('looks_other_team')} looks against {ev.get('looks_own_team')}"
+
+
 def console_summary(report: dict) -> str:
     ti = report["throw_in"]
     lines = [f"{report['video']}: {report['frames_analysed']} frames analysed in "
@@ -60,5 +65,5 @@ def console_summary(report: dict) -> str:
                      f"({ev['start_s']:.2f}-{ev['end_s']:.2f} s) {num}")
     for ev in report.get("events_withheld") or []:
         lines.append(f"  withheld: {ev['code']} {ev.get('player') or ''} frames {ev['start_frame']}-{ev['end_frame']} "
-                     f"({ev['withheld']}: {ev['looks_other_team']} looks against {ev['looks_own_team']})")
+                     f"({withheld_reason(ev)})")
     return "\n".join(lines)
