@@ -126,6 +126,45 @@ def test_moving_ground_moves_a_hidden_horse_towards_the_ground_under_its_riders_
     assert np.allclose(moving_ground(raw, boxes, Hs, speed, few, persons)[0, -2], field(guess[1]))
 
 
+def test_a_still_horses_box_gives_way_to_its_seated_riders_head_where_they_disagree():
+    """A box spanning two horses of a line-up, its bottom edge in clear view but cut short: the
+    ground under its seated rider's head wins; not for a rider who is not seated on that box,
+    nor at a gallop, nor for a small disagreement."""
+    H = _perspective()
+    F = MIN_CLEAR + 4
+    x, ground_row, box_top = 640.0, 400.0, 300.0
+    head = ground_row - 2.5 * across_scale(H, np.array([[x, ground_row]]))[0]
+    height = (ground_row - box_top) / (1 + GAIT_DROP[0])
+    rider_h = (box_top - head) / 0.28                   # the horse's top 0.28 rider heights below his head
+    boxes = np.tile([x - 40, box_top, x + 40, box_top + height], (1, F, 1))
+    persons = np.tile([x - 20, head, x + 20, head + rider_h], (1, F, 1))
+    boxes[0, -3:, 1] -= 8.0                             # the last three: a box cut short, 25% of its height
+    boxes[0, -3:, 3] -= 0.25 * height + 8.0
+    hidden, speed, raw, Hs = np.zeros((1, F)), np.zeros((1, F)), np.zeros((1, F, 2)), [H] * F
+
+    def field(row: float) -> np.ndarray:
+        return (np.c_[x, row, 1.0] @ H.T)[0, :2] / (np.c_[x, row, 1.0] @ H.T)[0, 2]
+
+    short = ground_point_px(boxes[0, -1:])[0, 1]
+    assert short < ground_row - 20
+    out = moving_ground(raw, boxes, Hs, speed, hidden, persons)
+    assert np.allclose(out[0, 0], field(ground_row))                    # agreeing: its own box
+    assert np.allclose(out[0, -1], field(ground_row), atol=0.05)        # cut short: under the head
+    not_seated = persons.copy()
+    not_seated[0, -3:, [0, 2]] += 35.0                  # the rider of the horse beside, off its centre
+    assert np.allclose(moving_ground(raw, boxes, Hs, speed, hidden, not_seated)[0, -1], field(short))
+    too_high = persons.copy()
+    too_high[0, -3:, 1] -= rider_h                      # a head a rider's height above: not on this horse
+    assert np.allclose(moving_ground(raw, boxes, Hs, speed, hidden, too_high)[0, -1], field(short))
+    galloping = np.full((1, F), 10.0)
+    moved = moving_ground(raw, boxes, Hs, galloping, hidden, persons)[0, -1]
+    assert np.allclose(moved, field(ground_point_px(boxes[0, -1:], gait_drop(np.array([10.0])))[0, 1]))
+    slight = np.tile([x - 40, box_top, x + 40, box_top + height], (1, F, 1))
+    slight[0, -3:, 3] -= 0.05 * height                  # 5% short: within a box's error, it stands
+    assert np.allclose(moving_ground(raw, slight, Hs, speed, hidden, persons)[0, -1],
+                       field(ground_point_px(slight[0, -1:])[0, 1]))
+
+
 def _sideline_camera() -> np.ndarray:
     """image px → field yd of clean_lineup's camera (on the west sideline, looking up the field's y)."""
     truth = json.loads((SAMPLES / "clean_lineup" / "truth.json").read_text())
