@@ -35,10 +35,18 @@ def test_a_tie_or_too_few_contrary_looks_keep_the_verdict():
     events, frames = _setup()
     tie = {7: [(11, "blue"), (12, "red"), (14, "blue"), (18, "red")]}
     assert len(_run(events, frames, tie)[0]) == 3
-    few = {7: [(11, "blue")] * (MIN_CONTRARY - 1)}
+    few = {7: [(11, "blue")] * (MIN_CONTRARY - 1) + [(12, "red")]}
     assert len(_run(events, frames, few)[0]) == 3
     outside = {7: [(2, "blue"), (3, "blue"), (30, "blue")]}        # before and after the event's window
     assert len(_run(events, frames, outside)[0]) == 3
+
+
+def test_a_lone_contrary_look_with_none_of_his_own_withholds():
+    """A track found again on an opponent's horse across the line is often looked at once there."""
+    events, frames = _setup()
+    kept, withheld = _run(events, frames, {7: [(15, "blue")]})
+    assert MIN_CONTRARY == 1 and [e["player"] for e in withheld] == ["red-7"] and len(kept) == 2
+    assert len(_run(events, frames, {7: [(15, "blue"), (16, "red")]})[0]) == 3      # one each way: kept
 
 
 def test_the_console_summary_names_a_withheld_event():

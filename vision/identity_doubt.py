@@ -7,12 +7,16 @@ and too few looks were taken there to cut it (vision.swaps), the track keeps its
 that moment: when the looks taken during a WRONG_SIDE event (and WINDOW_S either side) name
 the other team more often than the track's own, and at least MIN_CONTRARY times, the event is
 withheld, with its per-frame records, and listed with the looks that made it doubtful.
+MIN_CONTRARY is 1: a track lost in the bunch and found again on an opponent's horse across the
+line may be looked at only once there (a re-rendered clean_lineup: one red look, no blue one,
+and a false WRONG_SIDE); a withheld event is still listed for the reviewer, a wrong verdict is
+not what a reviewer should be shown first.
 """
 from __future__ import annotations
 
 IDENTITY_CODES = ("WRONG_SIDE",)
 WINDOW_S = 0.4
-MIN_CONTRARY = 2
+MIN_CONTRARY = 1
 
 
 def withhold_doubtful(events: list[dict], verdict_frames: list[dict], looks: dict[int, list[tuple[int, str]]],
