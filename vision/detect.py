@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.detections import CLASS_NAMES, RIDER, UMPIRE, Detections, nms
+from vision.detections import CLASS_NAMES, HORSE, RIDER, UMPIRE, Detections, nms
 
 os.environ.setdefault("YOLO_OFFLINE", "1")          # never try the network from Ultralytics
 
@@ -132,6 +132,35 @@ def exported_imgsz(path: Path) -> list[int] | None:
     return [int(v) for v in size] if size else None
 
 
+DUPLICATE_EDGE = 0.02
+
+
+def drop_duplicate_horses(det: Detections, edge: float = DUPLICATE_EDGE) -> Detections:
+    """The box refiner can move two of the model's boxes (one on a horse, one between it and
+    its neighbour) onto the same horse, past the model's own suppression: two tracks then
+    follow one horse, and a line-up has nine players (seen on re-rendered samples: two boxes
+    1 px apart). Of horse boxes whose four edges all lie within `edge` of the box height of
+    each other, the best scored is kept. Two real horses, one right behind the other, differ
+    more: at least 2.8% in the 49 pairs overlapping at IoU > 0.8 in the truth of the 12
+    samples and 12 re-rendered ones (IoU up to 0.96, which is why IoU cannot tell them)."""
+    horse = np.flatnonzero(det.class_id == HORSE)
+    if len(horse) < 2:
+        return det
+    b = det.xyxy[horse].astype(float)
+    h = np.maximum(b[:, 3] - b[:, 1], 1.0)
+    apart = np.abs(b[:, None, :] - b[None, :, :]).max(axis=2) / np.maximum(h[:, None], h[None, :])
+    keep = np.ones(len(det.class_id), bool)
+    gone = np.zeros(len(horse), bool)
+    for i in np.argsort(-det.confidence[horse], kind="stable"):
+        if gone[i]:
+            continue
+        dup = (apart[i] < edge) & ~gone
+        dup[i] = False
+        gone |= dup
+    keep[horse[gone]] = False
+    return det[keep]
+
+
 class Detector:
     """Loads weights once; call it on BGR frames (one or a list) to get Detections.
 
@@ -190,7 +219,7 @@ class Detector:
                                      verbose=False, classes=sorted(self.map))
         out = [self._convert(r) for r in results]
         if self.refiner is not None:
-            out = [self.refiner(frame, det) for frame, det in zip(batch, out)]
+            out = [drop_duplicate_horses(self.refiner(frame, det)) for frame, det in zip(batch, out)]
         if self.kind is not None:
             out = [self.refine_persons(frame, det) for frame, det in zip(batch, out)]
         return out[0] if single else out
