@@ -8,14 +8,17 @@ from vision.ball import TRACK_FRAMES, UPPER_BODY, BallFollower, BallSighting, wi
 class FakeFinder:
     """Stands in for the model: 'sees' the ball when the window centre is within `reach` px."""
 
+    window_side = 213
+
     def __init__(self, ball_at: dict[int, tuple[float, float]], reach: float = 100.0):
         self.ball_at, self.reach, self.centres, self.frame = ball_at, reach, [], None
 
     def look(self, frame, centre):
         self.centres.append(np.asarray(centre, float))
         xy = self.ball_at.get(self.frame)
-        if xy is not None and np.hypot(*(np.asarray(xy) - centre)) <= self.reach:
-            return BallSighting(np.asarray(xy, float), np.array([xy[0] - 2, xy[1] - 2, xy[0] + 2, xy[1] + 2]), 0.9)
+        for xy in ([] if xy is None else [xy] if np.ndim(xy) == 1 else xy):       # one ball or several
+            if np.hypot(*(np.asarray(xy) - centre)) <= self.reach:
+                return BallSighting(np.asarray(xy, float), np.array([xy[0] - 2, xy[1] - 2, xy[0] + 2, xy[1] + 2]), 0.9)
         return None
 
 
@@ -69,3 +72,30 @@ def test_detector_balls_seed_the_follower():
     finder.frame = 5
     seen = follow.find(np.zeros((720, 1280, 3), np.uint8), 5, np.zeros((0, 4)))
     assert seen is not None and finder.centres[0] == pytest.approx([130, 100])
+
+
+def test_a_still_sighting_does_not_hide_another_umpires_ball():
+    """A white fleck taken for the ball, still, at one umpire's glove: the other umpire, whose
+    window does not hold it, is still looked at every frame, and the ball in his hand wins;
+    when he has none, the fleck stands (a dead ball on the ground is still too)."""
+    thrower = np.array([500.0, 200.0, 540.0, 300.0])
+    other = np.array([880.0, 470.0, 920.0, 570.0])
+    hand, fleck = (520.0, 235.0), (900.0, 505.0)
+    umpires = np.array([other, thrower])
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    finder = FakeFinder({1: [fleck], 2: [fleck, hand], 3: [fleck, hand]}, reach=45)
+    follow = BallFollower(finder)
+    follow.remember(0, fleck)
+    finder.frame = 1
+    assert np.allclose(follow.find(frame, 1, umpires).xy, fleck)      # nothing in the thrower's hand
+    assert len(finder.centres) == 2                                   # the fleck, then the thrower only
+    assert np.allclose(finder.centres[1], [520, 235])
+    finder.frame = 2
+    assert np.allclose(follow.find(frame, 2, umpires).xy, hand)       # his ball wins
+    # a moving ball is followed without a look at the umpires
+    finder = FakeFinder({2: [(930.0, 500.0)]}, reach=45)
+    follow = BallFollower(finder)
+    follow.remember(0, (900.0, 500.0))
+    follow.remember(1, (915.0, 500.0))
+    finder.frame = 2
+    assert follow.find(frame, 2, umpires) is not None and len(finder.centres) == 1

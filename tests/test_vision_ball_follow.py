@@ -15,6 +15,8 @@ from vision.observe import REACQUIRE_S, Observer
 class _Looker:
     """A ball model stand-in: records where it was asked to look, finds the ball at `ball`."""
 
+    window_side = 213
+
     def __init__(self, ball=None):
         self.ball, self.places = ball, []
 

@@ -37,6 +37,7 @@ TRACK_FRAMES = 4         # follow a sighting this many frames
 MAX_UMPIRES = 2
 CONF = 0.3               # the throw-in logic (vision.phase) also rejects stray sightings that make no trajectory
 UPPER_BODY = 0.35        # where in an umpire's (person) box the window is centred, from the top
+STILL_PX = 1.0           # a followed sighting moving less than this (px a frame) is still
 
 
 @dataclass
@@ -82,9 +83,14 @@ class BallFinder:
             self.imgsz = int(max(fixed))
         self.conf, self.scale, self.device = float(conf), float(scale), device
 
+    @property
+    def window_side(self) -> int:
+        """The side of the frame window one look covers, px."""
+        return int(round(self.imgsz / self.scale))
+
     def look(self, frame: np.ndarray, centre: np.ndarray) -> BallSighting | None:
         """Run the model once on the window around `centre`; the most confident ball, if any."""
-        x0, y0, side = window_around(frame.shape, centre, int(round(self.imgsz / self.scale)))
+        x0, y0, side = window_around(frame.shape, centre, self.window_side)
         crop = frame[y0:y0 + side, x0:x0 + side]
         big = cv2.resize(crop, (self.imgsz, self.imgsz), interpolation=cv2.INTER_CUBIC)
         k = self.imgsz / side
@@ -111,21 +117,37 @@ class BallFollower:
              lost_near: np.ndarray | None = None) -> BallSighting | None:
         """The ball in frame `index`: near its predicted position, else near an umpire, else
         (when it was lost more than TRACK_FRAMES ago) at `lost_near` (px), where the caller
-        thinks it went: the player nearest its last sighting."""
-        places = []
+        thinks it went: the player nearest its last sighting. A still sighting does not stop
+        the look at the umpires whose windows do not hold it: a white fleck taken for the ball
+        (at one umpire's glove, or on the boards) would otherwise be followed through the
+        line-up while another umpire throws in; a ball found there wins, the still one stands
+        when none is."""
+        umpires = [np.array([(b[0] + b[2]) / 2, b[1] + UPPER_BODY * (b[3] - b[1])])
+                   for b in np.asarray(umpire_boxes, float).reshape(-1, 4)[:MAX_UMPIRES]]
+        predicted = None
         if self._last is not None and 0 < index - self._last[0] <= TRACK_FRAMES:
-            places.append(self._last[1] + self._last[2] * (index - self._last[0]))
-        for box in np.asarray(umpire_boxes, float).reshape(-1, 4)[:MAX_UMPIRES]:
-            places.append(np.array([(box[0] + box[2]) / 2, box[1] + UPPER_BODY * (box[3] - box[1])]))
+            predicted = self._last[1] + self._last[2] * (index - self._last[0])
+        still = predicted is not None and float(np.hypot(*self._last[2])) < STILL_PX
+        if still:       # the umpires whose window the still sighting is not in
+            half = self.finder.window_side / 2
+            umpires = [u for u in umpires if np.max(np.abs(predicted - u)) > half]
+        places = ([predicted] if predicted is not None else []) + umpires
         if lost_near is not None and self.lost(index):
             places.append(np.asarray(lost_near, float))
-        for centre in places:
+        fallback = None
+        for k, centre in enumerate(places):
             self.looks += 1
             seen = self.finder.look(frame, centre)
-            if seen is not None:
-                self.remember(index, seen.xy)
-                return seen
-        return None
+            if seen is None:
+                continue
+            if k == 0 and still and umpires:
+                fallback = seen                    # look at those umpires too
+                continue
+            self.remember(index, seen.xy)
+            return seen
+        if fallback is not None:
+            self.remember(index, fallback.xy)
+        return fallback
 
     def lost(self, index: int) -> bool:
         """The ball was seen, but not in the last TRACK_FRAMES frames before `index`."""
