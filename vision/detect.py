@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.detections import CLASS_NAMES, HORSE, RIDER, UMPIRE, Detections, nms
+from vision.detections import CLASS_NAMES, HORSE, RIDER, UMPIRE, Detections, nms, suppress
 
 os.environ.setdefault("YOLO_OFFLINE", "1")          # never try the network from Ultralytics
 
@@ -149,15 +149,8 @@ def drop_duplicate_horses(det: Detections, edge: float = DUPLICATE_EDGE) -> Dete
     b = det.xyxy[horse].astype(float)
     h = np.maximum(b[:, 3] - b[:, 1], 1.0)
     apart = np.abs(b[:, None, :] - b[None, :, :]).max(axis=2) / np.maximum(h[:, None], h[None, :])
-    keep = np.ones(len(det.class_id), bool)
-    gone = np.zeros(len(horse), bool)
-    for i in np.argsort(-det.confidence[horse], kind="stable"):
-        if gone[i]:
-            continue
-        dup = (apart[i] < edge) & ~gone
-        dup[i] = False
-        gone |= dup
-    keep[horse[gone]] = False
+    keep = det.class_id != HORSE
+    keep[horse[suppress(det.confidence[horse], apart < edge)]] = True
     return det[keep]
 
 

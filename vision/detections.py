@@ -43,14 +43,19 @@ def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
 
 
-def nms(xyxy: np.ndarray, score: np.ndarray, overlap: float) -> np.ndarray:
-    """Indices of the boxes kept by greedy non-maximum suppression (highest score first)."""
+def suppress(score: np.ndarray, alike: np.ndarray) -> np.ndarray:
+    """Indices kept by greedy suppression, highest score first: each kept item removes the
+    items `alike` (N, N bool) to it."""
     order = np.argsort(-np.asarray(score), kind="stable")
-    iou = box_iou(xyxy, xyxy)
     keep, gone = [], np.zeros(len(order), bool)
     for i in order:
         if gone[i]:
             continue
         keep.append(int(i))
-        gone |= iou[i] > overlap
+        gone |= alike[i]
     return np.array(keep, np.int64)
+
+
+def nms(xyxy: np.ndarray, score: np.ndarray, overlap: float) -> np.ndarray:
+    """Indices of the boxes kept by greedy non-maximum suppression (highest score first)."""
+    return suppress(score, box_iou(xyxy, xyxy) > overlap)
