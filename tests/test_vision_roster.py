@@ -54,3 +54,18 @@ def test_the_extra_one_farthest_from_the_umpire_is_masked():
     assert np.isnan(xy2[4, 3:]).all() and np.isfinite(xy2[1, 3:]).all()
     assert np.isfinite(xy2[4, :3]).all()   # while only four reds are seen, the fourth is not masked
     assert roster.masked_frames == F - 3
+
+
+def test_a_second_track_on_one_horse_is_masked_where_it_doubles_a_team_mate():
+    F = 20
+    xy = np.full((4, F, 2), np.nan)
+    xy[0] = [148.75, 60.0]                 # Red #1 all clip long
+    xy[1, 5:15] = [148.8, 60.1]            # a second track on him, 0.1 yd away, frames 5-14
+    xy[1, 15:] = [148.8, 62.5]             # ...then on Red #2, 2.5 yd behind: a player again
+    xy[2] = [149.7, 60.0]                  # Red #3, abreast 0.95 yd away: a team-mate can be that near
+    xy[3] = [149.0, 60.2]                  # a blue rider 0.3 yd away: an opponent in a ride-off
+    ident = {1: "red", 2: "red", 3: "red", 4: "blue"}
+    out, xy2, roster = limit_roster(ident, [1, 2, 3, 4], xy, TEAMS, 300.0, 160.0)
+    assert np.isnan(xy2[1, 5:15]).all() and np.isfinite(xy2[1, 15:]).all()
+    assert np.isfinite(xy2[[0, 2, 3]]).all()
+    assert roster.doubled_positions == 10 and roster.masked_positions == 0

@@ -235,7 +235,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     report = _report(video, opts, fit, frames, tids, identity, xy, cov, boxes, ph, throw, verdict, events,
                      fps, time.perf_counter() - started, batch)
     report["roster"] = {"off_field_tracks": roster.outside, "frames_with_too_many_players": roster.masked_frames,
-                        "positions_masked": roster.masked_positions}
+                        "positions_masked": roster.masked_positions,
+                        "positions_doubled": roster.doubled_positions}
     report["events_withheld"] = withheld
     report["tracks_exchanged"] = [{"track_ids": [a, b], "frame": frames[p].index} for a, b, p in exchanges]
     report["tracks_cut_at_team_change"] = [{"track_id": a, "new_track_id": b, "frame": frames[p].index}

@@ -8,6 +8,10 @@ vote may make them tracks of a team. The documented degraded result:
   the play take part in that frame (ranked by their median distance to the umpire over the
   clip; without an umpire, by the frames they were seen in); the others' positions are
   masked there. A split track of one player never overlaps itself in time, so it is kept.
+- two tracks of a team closer than DOUBLED_YD are one horse followed twice (no team-mate can
+  stand that close: horses are ~0.7 yd wide and 2.5 yd long); in such frames the track seen
+  in fewer frames is masked (seen on a re-rendered advancing_on_umpire: a second track on
+  Red #1, 0.1 yd from the first, made a 5-yard event of its own).
 Umpires are not capped (one or two, plus whoever the vote calls an umpire).
 """
 from __future__ import annotations
@@ -23,6 +27,10 @@ class Roster:
     outside: list[int] = field(default_factory=list)        # track ids left out: off the field
     masked_frames: int = 0                                   # frames where a team had too many tracks
     masked_positions: int = 0                                # (track, frame) positions masked for that
+    doubled_positions: int = 0                               # positions masked as a second track on one horse
+
+
+DOUBLED_YD = 0.6
 
 
 def _rank_key(xy: np.ndarray, k: int, umpire: np.ndarray | None, seen: np.ndarray):
@@ -55,6 +63,15 @@ def limit_roster(identity: dict[int, str], tids: list[int], xy: np.ndarray, team
         if not (-margin_yd <= mx <= length_yd + margin_yd and -margin_yd <= my <= width_yd + margin_yd):
             ident.pop(tid)
             roster.outside.append(int(tid))
+    seen = np.isfinite(xy[:, :, 0])
+    for team in teams:
+        rows = sorted((k for k, tid in enumerate(tids) if ident.get(tid) == team), key=lambda k: (-seen[k].sum(), tids[k]))
+        for i, a in enumerate(rows):
+            for b in rows[i + 1:]:
+                with np.errstate(invalid="ignore"):
+                    twin = np.hypot(*(xy[a] - xy[b]).T) < DOUBLED_YD
+                xy[b, twin] = np.nan
+                roster.doubled_positions += int(twin.sum())
     seen = np.isfinite(xy[:, :, 0])
     ump_rows = [k for k, tid in enumerate(tids) if ident.get(tid) == umpire_label]
     umpire = None
