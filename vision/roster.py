@@ -64,15 +64,16 @@ def limit_roster(identity: dict[int, str], tids: list[int], xy: np.ndarray, team
             ident.pop(tid)
             roster.outside.append(int(tid))
     seen = np.isfinite(xy[:, :, 0])
-    for team in teams:
-        rows = sorted((k for k, tid in enumerate(tids) if ident.get(tid) == team), key=lambda k: (-seen[k].sum(), tids[k]))
+    rows_of = {team: [k for k, tid in enumerate(tids) if ident.get(tid) == team] for team in teams}
+    for rows in rows_of.values():           # a second track on one horse: the one seen less goes
+        rows = sorted(rows, key=lambda k: (-seen[k].sum(), tids[k]))
         for i, a in enumerate(rows):
             for b in rows[i + 1:]:
                 with np.errstate(invalid="ignore"):
                     twin = np.hypot(*(xy[a] - xy[b]).T) < DOUBLED_YD
                 xy[b, twin] = np.nan
+                seen[b, twin] = False
                 roster.doubled_positions += int(twin.sum())
-    seen = np.isfinite(xy[:, :, 0])
     ump_rows = [k for k, tid in enumerate(tids) if ident.get(tid) == umpire_label]
     umpire = None
     if ump_rows:
@@ -80,8 +81,7 @@ def limit_roster(identity: dict[int, str], tids: list[int], xy: np.ndarray, team
             warnings.simplefilter("ignore", RuntimeWarning)             # frames with no umpire: NaN
             umpire = np.nanmean(xy[ump_rows], axis=0)                           # (F, 2), NaN where none seen
     masked = np.zeros(xy.shape[1], bool)
-    for team in teams:
-        rows = [k for k, tid in enumerate(tids) if ident.get(tid) == team]
+    for rows in rows_of.values():
         if len(rows) <= max_per_team:
             continue
         order = sorted(rows, key=lambda k: (*_rank_key(xy, k, umpire, seen), tids[k]))   # nearest the play first
