@@ -70,3 +70,27 @@ def test_shipped_files_and_loading(tmp_path):
     junk.write_text("not weights")
     with pytest.raises(ModelError, match="cannot load ball model"):
         load_ball_finder(junk)
+
+
+def test_the_stage_runs_the_net_as_ultralytics_predictor_would(finders):
+    """vision.ball_net runs the model without Ultralytics' predictor (a tenth of the stage's
+    time): each runtime's sighting is the predictor's best box, to the pixel and the score."""
+    from vision.ball import window_around
+    rng = np.random.default_rng(3)
+    for index in (20, 63, 66, 90):
+        frame = _frame(index)
+        truth = _truth_ball(index)
+        centre = (truth if truth is not None else np.array([640.0, 300.0])) + rng.uniform(-60, 60, 2)
+        for rt, finder in finders.items():
+            x0, y0, side = window_around(frame.shape, centre, finder.window_side)
+            big = cv2.resize(frame[y0:y0 + side, x0:x0 + side], (finder.imgsz, finder.imgsz),
+                             interpolation=cv2.INTER_CUBIC)
+            res = finder.model.predict(big, imgsz=finder.imgsz, conf=0.05, verbose=False)[0]
+            mine = finder.net.best(big, finder.ball_class, 0.05)
+            assert (mine is None) == (len(res.boxes) == 0), rt
+            if mine is not None:
+                k = int(np.argmax(res.boxes.conf.numpy()))
+                assert np.allclose(mine[0], res.boxes.xyxy.numpy()[k], atol=0.01), rt
+                assert mine[1] == pytest.approx(float(res.boxes.conf[k]), abs=1e-4), rt
+    with pytest.raises(ValueError, match="320x320"):
+        finders["openvino"].net.forward(np.zeros((160, 160, 3), np.uint8))

@@ -26,6 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.ball_net import BallNet
 from vision.detect import ROOT, ModelError, exported_imgsz, resolve_model, runtime_of
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
@@ -61,7 +62,7 @@ class BallFinder:
     `look(frame, centre)` runs it on the window around `centre`; a BallFollower decides where."""
 
     def __init__(self, model: str | Path | None = None, runtime: str = "auto", conf: float = CONF,
-                 scale: float = SCALE, device: str = "cpu"):
+                 scale: float = SCALE):
         path = resolve_model(model, runtime, default=DEFAULT_BALL_MODEL)
         try:
             from ultralytics import YOLO
@@ -81,7 +82,11 @@ class BallFinder:
             if fixed is None:
                 raise ModelError(f"{path}: no input size in its metadata (export it with polo-lineup export-detector)")
             self.imgsz = int(max(fixed))
-        self.conf, self.scale, self.device = float(conf), float(scale), device
+        self.conf, self.scale = float(conf), float(scale)     # runs on the CPU
+        try:
+            self.net = BallNet(self.runtime, self.imgsz, path, getattr(self.model, "model", None))
+        except Exception as exc:  # noqa: BLE001 - any loader failure is the user's file
+            raise ModelError(f"cannot load ball model {path}: {exc}") from None
 
     @property
     def window_side(self) -> int:
@@ -93,15 +98,11 @@ class BallFinder:
         x0, y0, side = window_around(frame.shape, centre, self.window_side)
         crop = frame[y0:y0 + side, x0:x0 + side]
         big = cv2.resize(crop, (self.imgsz, self.imgsz), interpolation=cv2.INTER_CUBIC)
-        k = self.imgsz / side
-        res = self.model.predict(big, imgsz=self.imgsz, conf=self.conf, device=self.device, verbose=False,
-                                 classes=[self.ball_class])[0]
-        if not len(res.boxes):
+        found = self.net.best(big, self.ball_class, self.conf)     # Ultralytics' predictor's best box
+        if found is None:
             return None
-        best = int(np.argmax(res.boxes.conf.cpu().numpy()))
-        box = res.boxes.xyxy.cpu().numpy()[best] / k + np.array([x0, y0, x0, y0])
-        return BallSighting(np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2]), box,
-                            float(res.boxes.conf[best]))
+        box = found[0] * (side / self.imgsz) + np.array([x0, y0, x0, y0])
+        return BallSighting(np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2]), box, found[1])
 
 
 class BallFollower:
