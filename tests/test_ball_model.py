@@ -94,3 +94,32 @@ def test_the_stage_runs_the_net_as_ultralytics_predictor_would(finders):
                 assert mine[1] == pytest.approx(float(res.boxes.conf[k]), abs=1e-4), rt
     with pytest.raises(ValueError, match="320x320"):
         finders["openvino"].net.forward(np.zeros((160, 160, 3), np.uint8))
+
+
+
+def test_an_end_to_end_ball_model_is_read_by_its_rows(tmp_path, monkeypatch):
+    """User weights with an end-to-end (NMS-free) head, as YOLO26's, give (max_det, 6) rows
+    (x1, y1, x2, y2, score, class) instead of anchors: the stage takes the best row of the
+    ball's class. A YOLO26-layout model built from Ultralytics' own yaml (untrained, nothing
+    downloaded) loads and gives such rows; the rows are then read as specified."""
+    from ultralytics import YOLO
+    from ultralytics.nn.tasks import DetectionModel
+    yolo = YOLO("yolo26n.yaml", task="detect")
+    net = DetectionModel("yolo26n.yaml", nc=2, verbose=False)
+    net.names, net.end2end = {0: "horse", 1: "ball"}, True
+    yolo.model = net
+    yolo.save(tmp_path / "e2e-ball.pt")
+    finder = BallFinder(tmp_path / "e2e-ball.pt", runtime="torch")
+    assert finder.ball_class == 1
+    size = finder.imgsz
+    assert finder.net.forward(np.zeros((size, size, 3), np.uint8)).shape[1] == 6
+    rows = np.array([[10, 10, 20, 20, 0.9, 0], [30, 40, 36, 46, 0.6, 1], [50, 50, 60, 60, 0.4, 1],
+                     [size - 4, 5, size + 9, 11, 0.2, 1]], np.float32)
+    monkeypatch.setattr(finder.net, "forward", lambda img: rows)
+    img = np.zeros((size, size, 3), np.uint8)
+    box, score = finder.net.best(img, 1, 0.3)
+    assert np.allclose(box, [30, 40, 36, 46]) and score == pytest.approx(0.6)   # not the horse's 0.9
+    assert finder.net.best(img, 1, 0.7) is None
+    rows[:3, 5] = 0
+    box, score = finder.net.best(img, 1, 0.1)
+    assert np.allclose(box, [size - 4, 5, size, 11])                            # clipped to the window

@@ -11,7 +11,10 @@ best-scored box, so this runs the network itself and takes the highest score:
 - ONNX Runtime: the export on the CPU provider.
 
 The output is Ultralytics' (1, 4 + classes, anchors): box centre and size in input pixels,
-then the class scores. tests/test_ball_model.py checks the sightings are the predictor's.
+then the class scores; or, for an end-to-end (NMS-free) head such as YOLO26's, (1, max_det,
+6): x1, y1, x2, y2, score, class. Which one is told by its shape (the anchors of a stride 8,
+16 and 32 grid against 6 columns). tests/test_ball_model.py checks the shipped model's
+sightings are the predictor's on every runtime, and that end-to-end rows are read as above.
 """
 from __future__ import annotations
 
@@ -48,9 +51,10 @@ class BallNet:
             self._input = self._session.get_inputs()[0].name
         else:
             raise ValueError(f"unknown runtime {runtime!r}")
+        self.best(np.zeros((self.size, self.size, 3), np.uint8), 0, np.inf)   # an output it can read, or ValueError now
 
     def forward(self, img_bgr: np.ndarray) -> np.ndarray:
-        """(anchors, 4 + classes) for one size x size BGR image."""
+        """The network's output for one size x size BGR image, batch dimension dropped."""
         if img_bgr.shape[:2] != (self.size, self.size):
             raise ValueError(f"ball window must be {self.size}x{self.size}, got {img_bgr.shape[1]}x{img_bgr.shape[0]}")
         x = _blob(img_bgr)
@@ -62,16 +66,24 @@ class BallNet:
             y = self._compiled(x)[0]
         else:
             y = self._session.run(None, {self._input: x})[0]
-        return np.asarray(y)[0].T
+        return np.asarray(y)[0]
 
     def best(self, img_bgr: np.ndarray, cls: int, conf: float) -> tuple[np.ndarray, float] | None:
         """The best-scored box of class `cls` scoring at least `conf`: (xyxy in the image's
         px, clipped to it as Ultralytics' boxes are; score), or None."""
         y = self.forward(img_bgr)
-        scores = y[:, 4 + cls]
-        k = int(np.argmax(scores))
+        anchors = sum((self.size // s) ** 2 for s in (8, 16, 32))
+        if y.shape[1] == anchors:                      # (4 + classes, anchors): centre, size, scores
+            scores = y[4 + cls]
+            k = int(np.argmax(scores))
+            cx, cy, w, h = (float(v) for v in y[:4, k])
+            box = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]
+        elif y.ndim == 2 and y.shape[1] == 6:          # end-to-end: (max_det, x1 y1 x2 y2 score class)
+            scores = np.where(y[:, 5] == cls, y[:, 4], -np.inf)
+            k = int(np.argmax(scores))
+            box = y[k, :4]
+        else:
+            raise ValueError(f"unexpected detector output of shape {y.shape}")
         if not scores[k] >= conf:
             return None
-        cx, cy, w, h = (float(v) for v in y[k, :4])
-        box = np.clip([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 0, self.size)
-        return box, float(scores[k])
+        return np.clip(np.asarray(box, float), 0, self.size), float(scores[k])
