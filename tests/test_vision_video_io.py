@@ -92,6 +92,24 @@ def test_writer_rejects_bad_frames(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("size, tolerance", [((64, 48), 4), ((51, 33), 7)])
+def test_written_colours_come_back(tmp_path, size, tolerance):
+    """The writer's colour conversion (OpenCV's to yuv420p for even sizes, FFmpeg's for odd
+    ones) and the reader's agree: flat team-like colours, grey and near-black/white come
+    back within a few levels per channel (measured: at most 3 through OpenCV's conversion,
+    5 through FFmpeg's; a wrong range is off by 10-30)."""
+    colours = [(40, 35, 200), (190, 80, 25), (128, 128, 128), (20, 20, 20), (235, 235, 235), (40, 140, 60)]
+    w, h = size
+    with VideoWriter(tmp_path / "c.mp4", fps=10) as wr:
+        for c in colours:
+            wr.write(np.full((h, w, 3), c, np.uint8))
+    got = [f for _, _, f in open_video(tmp_path / "c.mp4")]
+    assert len(got) == len(colours)
+    for frame, c in zip(got, colours):
+        inner = frame[4:h - 4, 4:w - 4].reshape(-1, 3).mean(axis=0)
+        assert np.abs(inner - c).max() < tolerance, (c, inner)
+
+
 def test_odd_size_is_padded(tmp_path):
     with VideoWriter(tmp_path / "odd.mp4", fps=10) as w:
         for _ in range(2):
