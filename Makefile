@@ -8,8 +8,9 @@ PIP := $(PY) -m pip --disable-pip-version-check
 install:
 	python3 -m venv $(VENV)
 	# torch/torchvision pinned: these builds install from the machine's disk and import together.
-	$(PIP) install --quiet torch==2.14.1 torchvision==0.29.1
-	$(PIP) install --quiet -e '.[dev]'
+	# constraints.txt: the exact versions the tests and README's figures were measured with.
+	$(PIP) install --quiet -c constraints.txt torch==2.14.1 torchvision==0.29.1
+	$(PIP) install --quiet -c constraints.txt -e '.[dev]'
 	$(PY) -c "import rules, vision, synth, cli, ultralytics, cv2, shapely, matplotlib; print('polo-lineup installed')"
 	# Debian's chromium renders the debrief page in a test (tests/test_debrief.py skips without it).
 	# Needs root and apt-get; never fails the install.

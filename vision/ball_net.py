@@ -7,7 +7,8 @@ of the ball stage's time. Only the best box of one class is wanted, and NMS alwa
 best-scored box, so this runs the network itself and takes the highest score:
 
 - PyTorch (.pt): the module;
-- OpenVINO: the export's IR compiled for the CPU with the LATENCY hint, as Ultralytics does;
+- OpenVINO: the export's IR compiled for the CPU with the LATENCY hint, as Ultralytics does,
+  in FP32 (vision.openvino_cpu);
 - ONNX Runtime: the export on the CPU provider.
 
 The output is Ultralytics' (1, 4 + classes, anchors): box centre and size in input pixels,
@@ -21,6 +22,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+
+from vision.openvino_cpu import cpu_config
 
 
 def _blob(img_bgr: np.ndarray) -> np.ndarray:
@@ -44,7 +47,7 @@ class BallNet:
             core = ov.Core()
             xml = next(Path(path).glob("*.xml"))
             self._compiled = core.compile_model(core.read_model(model=str(xml)), "CPU",
-                                                {"PERFORMANCE_HINT": "LATENCY"})
+                                                cpu_config(PERFORMANCE_HINT="LATENCY"))
         elif runtime == "onnx":
             import onnxruntime as ort
             self._session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.detections import CLASS_NAMES, HORSE, RIDER, UMPIRE, Detections, nms, suppress
+from vision.openvino_cpu import recompile_ultralytics_f32
 
 os.environ.setdefault("YOLO_OFFLINE", "1")          # never try the network from Ultralytics
 
@@ -190,6 +191,11 @@ class Detector:
                                  f"the .pt (--runtime torch) or a new export")
             self.imgsz = fixed
         self.conf, self.iou, self.device = conf, iou, device
+        if self.runtime == "openvino":
+            # Ultralytics compiles the model when its predictor is first set up: set it up now on
+            # a blank frame, then compile again in FP32 (vision.openvino_cpu: bfloat16 on some CPUs).
+            self._predict([np.zeros((*self.imgsz, 3), np.uint8)])
+            recompile_ultralytics_f32(self.model, path)
         # The ball stage (vision.ball): the shipped ball model by default, "none" for none.
         from vision.ball import load_ball_finder
         self.ball_finder = load_ball_finder(ball_model, runtime)
@@ -208,14 +214,17 @@ class Detector:
     def __call__(self, frames):
         single = isinstance(frames, np.ndarray)
         batch = [frames] if single else list(frames)
-        results = self.model.predict(batch, imgsz=self.imgsz, conf=self.conf, iou=self.iou, device=self.device,
-                                     verbose=False, classes=sorted(self.map))
-        out = [self._convert(r) for r in results]
+        out = [self._convert(r) for r in self._predict(batch)]
         if self.refiner is not None:
             out = [drop_duplicate_horses(self.refiner(frame, det)) for frame, det in zip(batch, out)]
         if self.kind is not None:
             out = [self.refine_persons(frame, det) for frame, det in zip(batch, out)]
         return out[0] if single else out
+
+    def _predict(self, batch: list[np.ndarray]):
+        """Ultralytics' results for a list of frames."""
+        return self.model.predict(batch, imgsz=self.imgsz, conf=self.conf, iou=self.iou, device=self.device,
+                                  verbose=False, classes=sorted(self.map))
 
     def refine_persons(self, frame: np.ndarray, det: Detections, overlap: float = 0.6) -> Detections:
         """One box per person (the model may give a rider and an umpire box for the same man), each

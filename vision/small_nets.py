@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from reports.atomic import atomic_open
+from vision.openvino_cpu import cpu_config
 
 
 @dataclass
@@ -58,13 +59,13 @@ def conv_block(cin: int, cout: int, pool: bool) -> list:
 
 def openvino_compile(net, torch, shape: tuple[int, int, int], threads: int = 1):
     """The network converted to OpenVINO in memory (any batch size of `shape` = (C, H, W)), compiled
-    for `threads` CPU threads."""
+    for `threads` CPU threads, in FP32 (vision.openvino_cpu)."""
     import warnings
     import openvino as ov
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         model = ov.convert_model(net, example_input=torch.zeros(2, *shape), input=[(-1, *shape)])
-    return ov.Core().compile_model(model, "CPU", {"INFERENCE_NUM_THREADS": threads})
+    return ov.Core().compile_model(model, "CPU", cpu_config(INFERENCE_NUM_THREADS=threads))
 
 
 def save_weights(out: str | Path, payload: dict, record: dict) -> None:

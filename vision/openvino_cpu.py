@@ -1,0 +1,47 @@
+"""How every OpenVINO model of the project is compiled for the CPU: in full (FP32) precision.
+
+OpenVINO's CPU plugin computes in bfloat16 by default on CPUs that have AMX or AVX512-BF16
+(Sapphire Rapids and newer Xeons), in FP32 elsewhere. bfloat16 keeps 8 bits of mantissa: the
+shipped models' scores move by ~1e-3 (the rider/umpire classifier's probabilities by up to
+2e-3, the ball stage's 0.303 became 0.299 against a 0.3 threshold), and a borderline ball
+sighting decides what the ball stage follows for the rest of a clip: on such a machine
+`own_goal_blue1` lost three of its four events. The results must not depend on which CPU the
+footage is reviewed on, so every compile here asks for FP32 (what PyTorch and ONNX Runtime
+compute in; tests compare the runtimes), at some speed on the CPUs that have bfloat16.
+
+The detector is loaded by Ultralytics, whose OpenVINO backend compiles with its own settings;
+`recompile_ultralytics_f32` compiles its model again with the same settings plus FP32.
+"""
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+CPU_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
+
+
+def cpu_config(**extra) -> dict:
+    """The CPU plugin's compile configuration: FP32, plus `extra` properties."""
+    return {**CPU_CONFIG, **extra}
+
+
+def recompile_ultralytics_f32(yolo, folder: Path) -> bool:
+    """Compile the OpenVINO model behind an Ultralytics YOLO object (whose predictor a first
+    predict has set up), read again from its export `folder`, in FP32 with the backend's own
+    settings. True when there was such a model to recompile."""
+    backend = getattr(getattr(getattr(yolo, "predictor", None), "model", None), "backend", None)
+    compile_model = getattr(backend, "compile_model", None)
+    if not isinstance(compile_model, partial) or getattr(backend, "ov_compiled_model", None) is None:
+        return False
+    import openvino as ov
+    keywords = dict(compile_model.keywords)
+    keywords["config"] = {**keywords.get("config", {}), **CPU_CONFIG}
+    backend.compile_model = partial(compile_model.func, *compile_model.args, **keywords)
+    xml = next(Path(folder).glob("*.xml"))
+    backend.ov_compiled_model = backend.compile_model(ov.Core().read_model(model=str(xml), weights=xml.with_suffix(".bin")))
+    return True
+
+
+def precision_of(compiled) -> str:
+    """The inference precision a compiled model computes in ("f32", "bf16", ...)."""
+    return str(compiled.get_property("INFERENCE_PRECISION_HINT"))
