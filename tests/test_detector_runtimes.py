@@ -94,3 +94,18 @@ def test_every_openvino_model_computes_in_fp32(frame):
     keep = a.confidence >= 0.4
     ious = box_iou(a.xyxy[keep].astype(float), b.xyxy.astype(float))
     assert np.abs(b.confidence[ious.argmax(axis=1)] - a.confidence[keep]).max() < 3e-4
+
+
+def test_openvino_precision_is_fp32_unless_the_environment_says(monkeypatch):
+    """POLO_OPENVINO_PRECISION: unset or f32 → FP32; bf16 → bfloat16; cpu → the plugin's own
+    choice; anything else a clear ModelError before any model is loaded."""
+    from vision.openvino_cpu import ENV, cpu_config
+    monkeypatch.delenv(ENV, raising=False)
+    assert cpu_config(PERFORMANCE_HINT="LATENCY") == {"INFERENCE_PRECISION_HINT": "f32", "PERFORMANCE_HINT": "LATENCY"}
+    monkeypatch.setenv(ENV, "BF16")
+    assert cpu_config() == {"INFERENCE_PRECISION_HINT": "bf16"}
+    monkeypatch.setenv(ENV, "cpu")
+    assert cpu_config() == {}
+    monkeypatch.setenv(ENV, "int4")
+    with pytest.raises(ModelError, match="POLO_OPENVINO_PRECISION='int4': expected one of f32, bf16, cpu"):
+        Detector(runtime="openvino")

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.detections import CLASS_NAMES, HORSE, RIDER, UMPIRE, Detections, nms, suppress
-from vision.openvino_cpu import recompile_ultralytics_f32
+from vision.openvino_cpu import precision_config, recompile_ultralytics_f32
 
 os.environ.setdefault("YOLO_OFFLINE", "1")          # never try the network from Ultralytics
 
@@ -167,6 +167,10 @@ class Detector:
                  kind_model: str | Path | None = "auto", refine_model: str | Path | None = "auto"):
         path = resolve_model(model, runtime)
         self.runtime = runtime_of(path)
+        try:
+            precision_config()                          # a bad POLO_OPENVINO_PRECISION fails here
+        except ValueError as exc:
+            raise ModelError(str(exc)) from None
         try:
             from ultralytics import YOLO
             self.model = YOLO(str(path), task="detect")
