@@ -9,11 +9,13 @@ for normal errors with true sigmas).
 The samples are the clips the pipeline's constants were tuned on. `--rerender SEED` scores
 held-out footage instead: each sample's scenario rendered again with seed SEED + i (other
 colours, looks and noise) from a camera moved a few yards (x +-6, y -3, height +2 or -1),
-into a temporary folder (about 15 s a clip to render).
+into a temporary folder (about 15 s a clip to render), or into `--rendered DIR`, where a clip
+already rendered is reused. Sample i always gets seed SEED + i, i its place among all the
+samples (with `--only` as well).
 
     .venv/bin/python bench/bench_samples.py [--truth-boxes] [--only NAME ...] [--runtime auto] [--json out.json]
         [--model PATH] [--ball-model PATH|none] [--kind-model PATH|none] [--refine-model PATH|none]
-        [--rerender SEED]
+        [--rerender SEED [--rendered DIR]]
 """
 from __future__ import annotations
 
@@ -73,6 +75,9 @@ def main() -> None:
     ap.add_argument("--json", default=None, help="also write the scores here")
     ap.add_argument("--rerender", type=int, default=None, metavar="SEED",
                     help="score held-out footage: each sample re-rendered with seed SEED+i from a moved camera")
+    ap.add_argument("--rendered", default=None, metavar="DIR",
+                    help="with --rerender: keep the re-rendered clips in DIR (a clip already there is reused, "
+                         "so that a change can be scored again on the same footage without rendering it again)")
     args = ap.parse_args()
     names = args.only or sorted(p.parent.name for p in SAMPLES.glob("*/truth.json"))
     detector = None
@@ -82,9 +87,15 @@ def main() -> None:
                             ball_model=args.ball_model, kind_model=args.kind_model,
                             refine_model=args.refine_model)
     rows, scores = [], {}
-    rendered = tempfile.TemporaryDirectory() if args.rerender is not None else None
+    rendered = tempfile.TemporaryDirectory() if args.rerender is not None and not args.rendered else None
+    out = Path(args.rendered) if args.rendered else Path(rendered.name) if rendered else None
     for i, name in enumerate(names):
-        folder = SAMPLES / name if rendered is None else rerender(name, i, args.rerender, Path(rendered.name))
+        folder = SAMPLES / name
+        if args.rerender is not None:
+            # the index among all samples, not among --only's: the same seed and camera either way
+            k = sorted(p.parent.name for p in SAMPLES.glob("*/truth.json")).index(name)
+            kept = out / name
+            folder = kept if (kept / "truth.json").exists() else rerender(name, k, args.rerender, out)
         clip = folder / "clip.mp4"
         truth = json.loads((folder / "truth.json").read_text())
         side = load_sidecar(clip)
@@ -110,7 +121,8 @@ def main() -> None:
     what = "true boxes" if args.truth_boxes else f"shipped detector ({detector.runtime}, {detector.path.name})"
     if args.rerender is not None:
         what += f", samples re-rendered with seeds {args.rerender}+i from moved cameras"
-        rendered.cleanup()
+        if rendered is not None:
+            rendered.cleanup()
     print(f"\n{what}: {sum(meets(n, s) for n, s in scores.items())} of {len(scores)} clips meet every threshold")
     print("| clip | events P / R | position error median / p95, yd | errors within 2 sigma | players placed "
           "| throw-in frame (truth) | id switches | meets |")

@@ -26,7 +26,7 @@ def test_a_wrong_side_event_whose_looks_name_the_other_team_is_withheld_with_its
     kept, withheld = _run(events, frames, looks)
     assert [(e["code"], e["player"]) for e in kept] == [("FIVE_YARD", "red-7"), ("WRONG_SIDE", "blue-3")]
     assert len(withheld) == 1 and withheld[0]["player"] == "red-7"
-    assert withheld[0]["looks_other_team"] == 3 and withheld[0]["looks_own_team"] == 0
+    assert withheld[0]["looks_other_team"] == 2 and withheld[0]["looks_own_team"] == 0    # 12 and 15
     for fr in frames[10:21]:                       # only that event's records go
         assert {(v["code"], v["player"]) for v in fr["violations"]} == {("FIVE_YARD", "red-7"), ("WRONG_SIDE", "blue-3")}
 
@@ -59,5 +59,16 @@ def test_the_console_summary_names_a_withheld_event():
               "calibration": {"rms_px": 0.5, "rms_yd": 0.1}, "throw_in": {"frame": None},
               "events": kept, "events_withheld": withheld}
     text = console_summary(report)
-    assert "withheld: WRONG_SIDE red-7 frames 10-20" in text and "3 looks against 0" in text
+    assert "withheld: WRONG_SIDE red-7 frames 10-20" in text and "2 looks against 0" in text
     assert text.count("WRONG_SIDE") == 2                       # blue-3's stands, red-7's is withheld
+
+
+def test_looks_during_the_event_outweigh_those_after_it():
+    """A track carried onto an opponent and back: one contrary look while on him, its own team's
+    looks once back (inside the window after the event) do not count against it; with no look
+    during the event, the window's looks decide."""
+    events, frames = _setup()
+    kept, withheld = _run(events, frames, {7: [(15, "blue"), (21, "red"), (23, "red")]})
+    assert [e["player"] for e in withheld] == ["red-7"] and withheld[0]["looks_own_team"] == 0
+    assert len(_run(events, frames, {7: [(8, "blue"), (21, "red"), (23, "red")]})[0]) == 3   # window: 1 against 2
+    assert [e["player"] for e in _run(events, frames, {7: [(8, "blue"), (22, "blue")]})[1]] == ["red-7"]

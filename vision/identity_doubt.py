@@ -4,9 +4,13 @@ A track's team is a vote over its whole life. Where the tracker carried it, for 
 player onto an opponent hidden beside him (a dense line-up, riders bunched at the centre line)
 and too few looks were taken there to cut it (vision.swaps), the track keeps its vote and puts
 "a red player" on the blue side. Whether a player is on his own side depends on his team at
-that moment: when the looks taken during a WRONG_SIDE event (and WINDOW_S either side) name
-the other team more often than the track's own, and at least MIN_CONTRARY times, the event is
-withheld, with its per-frame records, and listed with the looks that made it doubtful.
+that moment: when the looks taken during a WRONG_SIDE event (or, when none was taken during
+it, within WINDOW_S either side) name the other team more often than the track's own, and at
+least MIN_CONTRARY times, the event is withheld, with its per-frame records, and listed with
+the looks that made it doubtful. Looks after the event are not counted against those taken
+during it: a track carried onto an opponent and back (jostling_at_centre: Blue #4's track on
+Red #3's horse for frames 114-122, one red look at 115 there, two blue ones at 127 and 130
+once back on Blue #4) was looked at as itself again as soon as it was back.
 MIN_CONTRARY is 1: a track lost in the bunch and found again on an opponent's horse across the
 line may be looked at only once there (a re-rendered clean_lineup: one red look, no blue one,
 and a false WRONG_SIDE); a withheld event is still listed for the reviewer, a wrong verdict is
@@ -34,8 +38,10 @@ def withhold_doubtful(events: list[dict], verdict_frames: list[dict], looks: dic
         if ev["code"] not in IDENTITY_CODES or tid is None or own is None:
             kept.append(ev)
             continue
-        lo, hi = pos_of[ev["start_frame"]] - window, pos_of[ev["end_frame"]] + window
-        names = [n for p, n in looks.get(tid, []) if lo <= p <= hi]
+        start, end = pos_of[ev["start_frame"]], pos_of[ev["end_frame"]]
+        names = [n for p, n in looks.get(tid, []) if start <= p <= end]
+        if not names:                   # none during the event: those just before and after it
+            names = [n for p, n in looks.get(tid, []) if start - window <= p <= end + window]
         n_own = sum(n == own for n in names)
         n_other = len(names) - n_own
         if n_other >= MIN_CONTRARY and n_other > n_own:
