@@ -122,3 +122,17 @@ def test_a_throw_seen_from_the_ball_must_be_followed_by_play():
 def test_a_throw_too_near_the_end_for_play_to_be_seen_is_taken():
     ti = detect_throw_in(T, _players(None), _ball(held_until=F - 20, thrown_at=F - 19), UMPIRE)
     assert (ti.method, ti.frame) == ("ball", F - 19 - RELEASE_LAG_FRAMES)
+
+
+def test_a_throw_near_the_end_with_footage_enough_to_show_nobody_rides_off_is_not_taken():
+    """1.4 s of footage after the release (less than play needs to be confirmed in full, more
+    than END_CHECK_S): nobody riding off in it says it was no throw; one rider off says it was."""
+    from vision.phase import END_CHECK_S
+    at = F - 35
+    assert T[-1] - T[at - RELEASE_LAG_FRAMES] > END_CHECK_S
+    ti = detect_throw_in(T, _players(None), _ball(held_until=at - 1, thrown_at=at), UMPIRE)
+    assert (ti.method, ti.frame) == ("none", None)
+    one_off = _players(None)
+    one_off[0, at + 12:, 1] = 6.0 * (T[at + 12:] - T[at + 12])
+    ti = detect_throw_in(T, one_off, _ball(held_until=at - 1, thrown_at=at), UMPIRE)
+    assert (ti.method, ti.frame) == ("ball", at - RELEASE_LAG_FRAMES)

@@ -31,6 +31,8 @@ PLAY_SPEED = 4.0             # after a start, play reaches this (yd/s; a walk at
 CONFIRM_S = 1.0              # ... for at least two players within this long
 BALL_CONFIRM_S = 2.0         # a throw-in seen from the ball: play follows within this long (the
                              # ball must reach the players first; on the samples' true positions 0.9-1.3 s)
+END_CHECK_S = 1.0            # a release too near the end for play to be seen in full is taken unless
+                             # at least this much footage follows it and no player rides off in it
 
 
 @dataclass
@@ -188,11 +190,18 @@ def _ball_throw_followed_by_play(t: np.ndarray, fast: np.ndarray, ball_px: np.nd
     BALL_CONFIRM_S, at least `movers` players faster than PLAY_SPEED for `sustain_s`. A line of
     false sightings (a rider's white glove moving steadily past the umpire) can pass for a
     throw; the players, who are not moving, say it was not one, and the search goes on after
-    it. A release too near the end of the footage for play to be seen after it is taken."""
+    it. A release too near the end of the footage for play to be seen in full after it is taken
+    when less than END_CHECK_S follows it, or when at least one player rides faster than
+    PLAY_SPEED for `sustain_s` in what follows (on a re-rendered advancing_on_umpire, with no
+    throw-in, a white fleck at the umpire's horse's feet followed for 14 frames, then a stray
+    sighting, made a release 1.5 s before the end, and nobody rode off)."""
     start = 0
     while (f := throw_in_from_ball(ball_px, box, start=start)) is not None:
         if t[f] + BALL_CONFIRM_S + sustain_s > t[-1]:
-            return f
+            if t[-1] - t[f] < END_CHECK_S or any(_held_for(t, fast, g, 1, sustain_s) for g in range(f, len(t))):
+                return f
+            start = f + RELEASE_LAG_FRAMES + 1
+            continue
         if _confirmed(t, fast, f, movers, sustain_s, BALL_CONFIRM_S):
             return f
         start = f + RELEASE_LAG_FRAMES + 1
