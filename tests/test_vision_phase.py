@@ -136,3 +136,20 @@ def test_a_throw_near_the_end_with_footage_enough_to_show_nobody_rides_off_is_no
     one_off[0, at + 12:, 1] = 6.0 * (T[at + 12:] - T[at + 12])
     ti = detect_throw_in(T, one_off, _ball(held_until=at - 1, thrown_at=at), UMPIRE)
     assert (ti.method, ti.frame) == ("ball", at - RELEASE_LAG_FRAMES)
+
+
+def test_a_ball_seen_in_hand_long_before_does_not_vouch_for_two_stray_sightings():
+    """Two fast sightings beside the umpire make a throw only after the ball was seen in his
+    hand shortly before (HELD_RECENT_FRAMES); seen there 40 frames earlier, they need a third
+    in line, and the players' start is taken instead."""
+    from vision.phase import HELD_RECENT_FRAMES
+    def ball(held_until):
+        b = np.full((F, 2), np.nan)
+        b[10:held_until] = HAND
+        b[60], b[62] = HAND + (30.0, 10.0), HAND + (60.0, 20.0)
+        return b
+    assert 60 - 20 > HELD_RECENT_FRAMES >= 60 - 50
+    ti = detect_throw_in(T, _players(70), ball(21), UMPIRE)
+    assert ti.method == "players" and abs(ti.frame - 70) <= 1
+    ti = detect_throw_in(T, _players(70), ball(51), UMPIRE)
+    assert (ti.method, ti.frame) == ("ball", 60 - RELEASE_LAG_FRAMES)

@@ -19,6 +19,9 @@ import numpy as np
 from rules.document import LINEUP, PLAY, THROW_IN
 
 
+HELD_RECENT_FRAMES = 25      # a ball seen in hand vouches for a throw of two sightings this long after
+                             # (a second at 25 frames/s; a re-rendered jostling_at_centre: a fleck held
+                             # at frame ~75, two scattered ones at 105 and 107 made a throw-in)
 RELEASE_LAG_FRAMES = 1       # the ball is first seen clear of the hand about a frame after its release
 THROW_SPEED = 0.06           # a thrown ball moves at least this many umpire box heights a frame (measured
                              # 0.07-0.17 on the samples; a walking rider's white glove or breeches ~0.04)
@@ -65,8 +68,8 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     frames) that is not back in his hand; back-dated one frame to the release. A ball held
     still (its offset from his box centre unchanged, to a twentieth of his height) is not
     thrown; a lone sighting is not a throw, nor a slow one (THROW_SPEED), nor (unless the
-    ball was seen in his hand first) two without a third in line with them. Sightings before
-    frame `start` are not looked at."""
+    ball was seen in his hand first, within HELD_RECENT_FRAMES) two without a third in line
+    with them. Sightings before frame `start` are not looked at."""
     cx = (umpire_box[:, 0] + umpire_box[:, 2]) / 2
     cy = (umpire_box[:, 1] + umpire_box[:, 3]) / 2
     h = umpire_box[:, 3] - umpire_box[:, 1]
@@ -76,14 +79,17 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     idx = np.flatnonzero(d < near)
     idx = idx[idx >= start]
     held = None                                            # offset of the ball last seen in hand
+    held_at = -1                                           # ... and its frame
     for k, a in enumerate(idx):
         nxt = idx[k + 1] if k + 1 < len(idx) else None
+        if held is not None and a - held_at > HELD_RECENT_FRAMES:
+            held = None                                    # seen in hand too long ago to vouch for a throw
         if held is not None and np.hypot(*(off[a] - held)) < 0.05 * h[a]:
-            held = off[a]                                  # still in his hand
+            held, held_at = off[a], a                      # still in his hand
             continue
         if held is None and nxt is not None and nxt - a <= 3 \
                 and np.hypot(*(off[nxt] - off[a])) < 0.02 * h[a] * (nxt - a):
-            held = off[a]                                  # first seen, held still
+            held, held_at = off[a], a                      # first seen, held still
             continue
         if nxt is None or nxt - a > 3:
             continue                                       # a lone sighting: not enough
