@@ -77,7 +77,7 @@ def _shipped(name: str, tmp_path):
 
 def test_shipped_models_meet_the_thresholds_on_the_near_boards_clip(tmp_path):
     """The whole product, the shipped detector and ball stage included, on a sample clip on
-    which they meet every threshold (four do; bench/bench_samples.py measures all twelve; README)."""
+    which they meet every threshold (eight do; bench/bench_samples.py measures all twelve; README)."""
     report, score = _shipped("throw_in_near_boards", tmp_path)
     assert report["throw_in"]["method"] == "ball" and report["ball"]["frames_seen"] > 10, report["throw_in"]
     assert score["event_precision"] >= 0.95 and score["event_recall"] >= 0.95, score
@@ -87,6 +87,7 @@ def test_shipped_models_meet_the_thresholds_on_the_near_boards_clip(tmp_path):
     assert score["errors_within_2_sigma"] >= 0.8, score       # the reported uncertainty is not far too small
     seen = [fr for fr in report["frames"] if fr["ball_px"] is not None]
     assert len(seen) == report["ball"]["frames_seen"]
+    assert report["detector"]["runtime"] == "openvino" and report["detector"]["openvino_precision"] == "f32"
 
 
 def test_shipped_models_meet_the_thresholds_on_the_own_goal_clip(tmp_path):

@@ -28,6 +28,12 @@ ENV = "POLO_OPENVINO_PRECISION"
 PRECISIONS = {"f32": {"INFERENCE_PRECISION_HINT": "f32"}, "bf16": {"INFERENCE_PRECISION_HINT": "bf16"}, "cpu": {}}
 
 
+def precision_name() -> str:
+    """The precision POLO_OPENVINO_PRECISION asks for ("f32" when unset): what a report records."""
+    precision_config()                               # ValueError for an unknown one
+    return os.environ.get(ENV, "f32").strip().lower() or "f32"
+
+
 def precision_config() -> dict:
     """The precision properties POLO_OPENVINO_PRECISION asks for (FP32 when unset); ValueError
     for a value it does not know."""

@@ -22,6 +22,7 @@ from vision.ball_motion import MotionBallFinder
 from vision.homography import calibrate
 from vision.identity_doubt import WINDOW_S, withhold_doubtful
 from vision.observe import Observer, umpire_class_known
+from vision.openvino_cpu import precision_name
 from vision.plays import detect_plays
 from vision.roster import limit_roster
 from vision.swaps import exchange_swaps, named_looks, split_swaps
@@ -241,6 +242,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     report["tracks_exchanged"] = [{"track_ids": [a, b], "frame": frames[p].index} for a, b, p in exchanges]
     report["tracks_cut_at_team_change"] = [{"track_id": a, "new_track_id": b, "frame": frames[p].index}
                                            for a, b, p in swaps]
+    report["detector"] = {"model": str(getattr(detector, "path", None)), "runtime": getattr(detector, "runtime", None),
+                          "openvino_precision": precision_name()}
     report["ball"] = {"stage": str(finder.path) if finder is not None else None,
                       "frames_seen": int(np.sum(~np.isnan(ball_px[:, 0]))),
                       "stage_looks": int(obs.ball.looks) if obs.ball is not None else 0,
