@@ -98,7 +98,7 @@ class BallFinder:
         x0, y0, side = window_around(frame.shape, centre, self.window_side)
         crop = frame[y0:y0 + side, x0:x0 + side]
         big = cv2.resize(crop, (self.imgsz, self.imgsz), interpolation=cv2.INTER_CUBIC)
-        found = self.net.best(big, self.ball_class, self.conf)     # Ultralytics' predictor's best box
+        found = self.net.best(big, self.ball_class, self.conf)     # the best box, as Ultralytics' predictor's
         if found is None:
             return None
         box = found[0] * (side / self.imgsz) + np.array([x0, y0, x0, y0])
