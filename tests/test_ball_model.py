@@ -76,12 +76,12 @@ def test_the_stage_runs_the_net_as_ultralytics_predictor_would(finders):
     """vision.ball_net runs the model without Ultralytics' predictor (a tenth of the stage's
     time): each runtime's sighting is the predictor's best box, to the pixel and the score."""
     from vision.ball import window_around
-    from vision.openvino_cpu import recompile_ultralytics_f32
+    from vision.openvino_cpu import recompile_ultralytics_model
     # The predictor compiles the OpenVINO export with Ultralytics' settings: again in FP32, as
     # the stage's own compile is (vision.openvino_cpu), so that both compute alike.
     ov = finders["openvino"]
     ov.model.predict(np.zeros((ov.imgsz, ov.imgsz, 3), np.uint8), imgsz=ov.imgsz, conf=0.05, verbose=False)
-    assert recompile_ultralytics_f32(ov.model, ov.path)
+    assert recompile_ultralytics_model(ov.model, ov.path)
     rng = np.random.default_rng(3)
     for index in (20, 63, 66, 90):
         frame = _frame(index)

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.detections import CLASS_NAMES, HORSE, RIDER, UMPIRE, Detections, nms, suppress
-from vision.openvino_cpu import precision_config, recompile_ultralytics_f32
+from vision.openvino_cpu import precision_config, recompile_ultralytics_model
 
 os.environ.setdefault("YOLO_OFFLINE", "1")          # never try the network from Ultralytics
 
@@ -199,7 +199,7 @@ class Detector:
             # Ultralytics compiles the model when its predictor is first set up: set it up now on
             # a blank frame, then compile again in FP32 (vision.openvino_cpu: bfloat16 on some CPUs).
             self._predict([np.zeros((*self.imgsz, 3), np.uint8)])
-            recompile_ultralytics_f32(self.model, path)
+            recompile_ultralytics_model(self.model, path)
         # The ball stage (vision.ball): the shipped ball model by default, "none" for none.
         from vision.ball import load_ball_finder
         self.ball_finder = load_ball_finder(ball_model, runtime)

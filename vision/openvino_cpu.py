@@ -11,12 +11,13 @@ footage is reviewed on, so every compile here asks for FP32 (what PyTorch and ON
 compute in; tests compare the runtimes), at some speed on the CPUs that have bfloat16.
 
 The detector is loaded by Ultralytics, whose OpenVINO backend compiles with its own settings;
-`recompile_ultralytics_f32` compiles its model again with the same settings plus FP32.
+`recompile_ultralytics_model` compiles its model again with the same settings plus FP32.
 
 POLO_OPENVINO_PRECISION=bf16 (or "cpu": whatever the CPU plugin picks) trades that for speed
-where the CPU has bfloat16: the detector ran 1.45x as fast on an AMX Xeon (54.8 against 37.8
-frames/s, the detector with its refiner and classifier, medians of 5 x 30 frames), and the
-verdicts may differ from the FP32 ones on borderline sightings. Unset, or "f32", is FP32.
+where the CPU has bfloat16: the detector (with its refiner and classifier) ran 1.49x as fast
+on an AMX Xeon (55.5 against 37.3 frames/s, bench/bench_detect.py), and the verdicts may
+differ from the FP32 ones on borderline sightings (6 of the 12 samples met every target in
+bfloat16, 8 in FP32). Unset, or "f32", is FP32.
 """
 from __future__ import annotations
 
@@ -48,10 +49,11 @@ def cpu_config(**extra) -> dict:
     return {**precision_config(), **extra}
 
 
-def recompile_ultralytics_f32(yolo, folder: Path) -> bool:
+def recompile_ultralytics_model(yolo, folder: Path) -> bool:
     """Compile the OpenVINO model behind an Ultralytics YOLO object (whose predictor a first
-    predict has set up), read again from its export `folder`, in FP32 (precision_config) with
-    the backend's own settings. True when there was such a model to recompile."""
+    predict has set up), read again from its export `folder`, in the precision asked for
+    (precision_config: FP32 unless POLO_OPENVINO_PRECISION says) with the backend's own
+    settings. True when there was such a model to recompile."""
     backend = getattr(getattr(getattr(yolo, "predictor", None), "model", None), "backend", None)
     compile_model = getattr(backend, "compile_model", None)
     if not isinstance(compile_model, partial) or getattr(backend, "ov_compiled_model", None) is None:
@@ -66,5 +68,6 @@ def recompile_ultralytics_f32(yolo, folder: Path) -> bool:
 
 
 def precision_of(compiled) -> str:
-    """The inference precision a compiled model computes in ("f32", "bf16", ...)."""
+    """The inference precision a compiled model computes in, as OpenVINO names the type
+    ("<Type: 'float32'>", "<Type: 'bfloat16'>")."""
     return str(compiled.get_property("INFERENCE_PRECISION_HINT"))
