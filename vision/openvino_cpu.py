@@ -30,18 +30,17 @@ PRECISIONS = {"f32": {"INFERENCE_PRECISION_HINT": "f32"}, "bf16": {"INFERENCE_PR
 
 
 def precision_name() -> str:
-    """The precision POLO_OPENVINO_PRECISION asks for ("f32" when unset): what a report records."""
-    precision_config()                               # ValueError for an unknown one
-    return os.environ.get(ENV, "f32").strip().lower() or "f32"
-
-
-def precision_config() -> dict:
-    """The precision properties POLO_OPENVINO_PRECISION asks for (FP32 when unset); ValueError
-    for a value it does not know."""
+    """The precision POLO_OPENVINO_PRECISION asks for ("f32" when unset; what a report records);
+    ValueError for a value it does not know."""
     name = os.environ.get(ENV, "f32").strip().lower() or "f32"
     if name not in PRECISIONS:
         raise ValueError(f"{ENV}={name!r}: expected one of {', '.join(PRECISIONS)}")
-    return dict(PRECISIONS[name])
+    return name
+
+
+def precision_config() -> dict:
+    """The CPU plugin's properties for that precision (precision_name)."""
+    return dict(PRECISIONS[precision_name()])
 
 
 def cpu_config(**extra) -> dict:
