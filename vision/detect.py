@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.detections import CLASS_NAMES, HORSE, RIDER, UMPIRE, Detections, nms, suppress
-from vision.openvino_cpu import precision_config, recompile_ultralytics_model
+from vision.openvino_cpu import precision_name, recompile_ultralytics_model
 
 os.environ.setdefault("YOLO_OFFLINE", "1")          # never try the network from Ultralytics
 
@@ -168,7 +168,7 @@ class Detector:
         path = resolve_model(model, runtime)
         self.runtime = runtime_of(path)
         try:
-            precision_config()                          # a bad POLO_OPENVINO_PRECISION fails here
+            precision_name()                            # a bad POLO_OPENVINO_PRECISION fails here
         except ValueError as exc:
             raise ModelError(str(exc)) from None
         try:

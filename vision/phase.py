@@ -204,7 +204,7 @@ def _ball_throw_followed_by_play(t: np.ndarray, fast: np.ndarray, ball_px: np.nd
     start = 0
     while (f := throw_in_from_ball(ball_px, box, start=start)) is not None:
         if t[f] + BALL_CONFIRM_S + sustain_s > t[-1]:
-            if t[-1] - t[f] < END_CHECK_S or any(_held_for(t, fast, g, 1, sustain_s) for g in range(f, len(t))):
+            if t[-1] - t[f] < END_CHECK_S or _confirmed(t, fast, f, 1, sustain_s, within_s=np.inf):
                 return f
             start = f + RELEASE_LAG_FRAMES + 1
             continue
