@@ -3,6 +3,18 @@ from __future__ import annotations
 
 import argparse
 
+from vision.frame_store import DEFAULT_BUDGET_MB
+
+
+def _megabytes(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of megabytes: {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be 0 or more megabytes: {text!r}")
+    return value
+
 
 def add_detection_options(p: argparse.ArgumentParser) -> None:
     """--model, --runtime, --ball-model, --class-map, --imgsz, --conf, --stride, --min-run,
@@ -28,6 +40,10 @@ def add_detection_options(p: argparse.ArgumentParser) -> None:
                    help="map other weights' class names to ours, e.g. person=rider,horse=horse (COCO is known)")
     p.add_argument("--imgsz", type=int, default=None, help="detector input size (default: the model's)")
     p.add_argument("--conf", type=float, default=0.3, help="detection confidence threshold (default: %(default)s)")
+    p.add_argument("--frame-memory-mb", type=_megabytes, default=DEFAULT_BUDGET_MB, metavar="MB",
+                   help="memory for decoded frames kept from the analysis for annotated.mp4, which then "
+                        "need not be decoded again (default: %(default)s MB, ~380 frames at 720p; at most a "
+                        "quarter of the free memory; 0: decode the clip twice)")
     p.add_argument("--stride", type=int, default=1, help="analyse every Nth frame (default: every frame)")
     p.add_argument("--min-run", type=int, default=3,
                    help="frames a violation must hold to be reported as an event (default: %(default)s)")

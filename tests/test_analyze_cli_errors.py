@@ -85,3 +85,13 @@ def test_bad_analysis_options(tmp_path, capsys, option, value, message):
     rc, err = _analyze(capsys, SAMPLE / "clip.mp4", "--out", out, option, value, "--no-video")
     assert rc == 2 and err.count("\n") == 1 and message in err, err
     assert _no_outputs(out)
+
+
+@pytest.mark.parametrize("value", ["-5", "lots", "inf"])
+def test_bad_frame_memory(tmp_path, capsys, value):
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as stop:
+        _analyze(capsys, SAMPLE / "clip.mp4", "--out", out, "--frame-memory-mb", value)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "--frame-memory-mb" in err and "megabytes" in err, err
+    assert _no_outputs(out)

@@ -198,3 +198,45 @@ def test_prefetch_yields_the_same_frames_and_passes_errors_on(clip, tmp_path):
     gen = prefetch(iter(range(1000)), depth=3)      # a consumer that stops early stops the thread
     assert next(gen) == 0
     gen.close()
+
+
+@pytest.mark.parametrize("start", [0, 1, 3, 7, 8])
+def test_frames_from_a_start_are_those_of_a_whole_pass(clip, start):
+    whole = [(i, t, f) for i, t, f in open_video(clip)]
+    got = list(open_video(clip).frames(start=start))
+    assert [i for i, _, _ in got] == list(range(start, 8))
+    for (i, t, f), (j, u, g) in zip(got, whole[start:]):
+        assert t == pytest.approx(u) and np.array_equal(f, g)
+
+
+@pytest.mark.parametrize("budget_frames", [0, 3, 8, 20])
+def test_kept_frames_replay_the_clip_as_a_second_decode_would(clip, budget_frames, monkeypatch):
+    """Pass one keeps a run of frames from the start while they fit (none, some, all), and the
+    replay gives every frame once, in order, the same pixels as decoding again, and gives the
+    kept ones up; a second replay decodes everything."""
+    from vision import frame_store
+    from vision.video_io import prefetch
+    monkeypatch.setattr(frame_store, "available_bytes", lambda: None)
+    nbytes = W * H * 3
+    store = frame_store.FrameStore(budget_frames * nbytes / frame_store.MB)
+    first = [i for i, _t, _f in store.keep_all(open_video(clip))]
+    assert first == list(range(8))
+    assert len(store) == min(budget_frames, 8) and store.used == len(store) * nbytes
+    assert store.complete == (budget_frames >= 8)
+    decoded = [f for _i, _t, f in open_video(clip)]
+    for wrapper in (None, prefetch):
+        replay = list(store.replay(open_video(clip), wrapper))
+        assert [i for i, _ in replay] == list(range(8))
+        assert all(np.array_equal(f, g) for (_i, f), g in zip(replay, decoded))
+        assert len(store) == 0 and store.used == 0
+
+
+def test_the_frame_budget_is_capped_by_free_memory(monkeypatch):
+    from vision import frame_store
+    monkeypatch.setattr(frame_store, "available_bytes", lambda: 400 * frame_store.MB)
+    assert frame_store.FrameStore(1024).budget == 100 * frame_store.MB
+    assert frame_store.FrameStore(10).budget == 10 * frame_store.MB
+    store = frame_store.FrameStore(0)
+    assert not store.keep(0, np.zeros((H, W, 3), np.uint8)) and len(store) == 0
+    with pytest.raises(ValueError, match="at least 0 MB"):
+        frame_store.FrameStore(-1)

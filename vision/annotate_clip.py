@@ -38,7 +38,9 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
     markers: list[Marker] = []
     H_inv = None
     with VideoWriter(out_path, fps, preset=ANNOTATED_PRESET) as writer:
-        for index, _t, frame in prefetch(reader):
+        kept = getattr(analysis, "kept_frames", None)
+        frames = kept.replay(reader, prefetch) if kept is not None else ((i, f) for i, _t, f in prefetch(reader))
+        for index, frame in frames:
             fr = by_index.get(index)
             if fr is not None:
                 markers = [Marker(o["id"], o["team"], o["box_px"], (o["x_yd"], o["y_yd"])) for o in fr["players"]]

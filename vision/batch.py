@@ -55,6 +55,7 @@ from typing import Callable, Iterable, Sequence
 
 from reports.atomic import write_json, write_text
 from rules.verdicts import VIOLATION_CODES
+from vision.frame_store import DEFAULT_BUDGET_MB
 
 VIDEO_SUFFIXES = (".mp4", ".mov", ".avi", ".mkv", ".m4v")
 MARKER = "done.json"
@@ -96,6 +97,7 @@ class BatchSettings:
     track_space: str = "field"
     annotate: bool = True                         # write annotated.mp4
     moving_camera: bool = True
+    frame_memory_mb: float = DEFAULT_BUDGET_MB   # decoded frames kept for annotated.mp4 (vision.frame_store)
 
 
 @dataclass
@@ -218,7 +220,8 @@ def clip_options(clip: str | Path, settings: BatchSettings):
                           throw_in_frame=side.get("throw_in_frame"),
                           min_run=settings.min_run, margin_sigmas=settings.margin_sigmas,
                           track_space=settings.track_space, moving_camera=settings.moving_camera,
-                          annotate=settings.annotate, field=side.get("field", {}))
+                          annotate=settings.annotate, frame_memory_mb=settings.frame_memory_mb,
+                          field=side.get("field", {}))
 
 
 # ------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from rules.events import violation_events
 from vision import phase as phase_mod
 from vision.ball import BallFollower
 from vision.ball_motion import MotionBallFinder
+from vision.frame_store import DEFAULT_BUDGET_MB, FrameStore
 from vision.homography import calibrate
 from vision.identity_doubt import WINDOW_S, withhold_doubtful
 from vision.observe import Observer, umpire_class_known
@@ -63,6 +64,7 @@ class AnalyzeOptions:
     split_swaps: bool = True                         # exchange ids back / cut tracks whose looks change team (vision.swaps)
     moving_camera: bool = True                       # follow pan/zoom from the field itself
     annotate: bool = True
+    frame_memory_mb: float = DEFAULT_BUDGET_MB       # decoded frames kept for the annotated clip (vision.frame_store)
     field: dict = field(default_factory=dict)        # length_yd / width_yd overrides
 
 
@@ -74,6 +76,7 @@ class Analysis:
     verdict: dict
     events: list[dict]
     track_identity: dict[int, str]
+    kept_frames: FrameStore | None = None            # pass one's decoded frames, for the annotated clip
 
 
 def check_settings(stride: int, min_run: int, margin_sigmas: float) -> None:
@@ -154,9 +157,12 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                    ball=BallFollower(finder) if finder is not None else None,
                    motion_ball=MotionBallFinder() if opts.ball_motion else None)
     total = reader.n_frames
+    # Pass two (annotated.mp4) draws on these same frames: keep what fits the budget.
+    kept = FrameStore(opts.frame_memory_mb if opts.annotate else 0)
     # Two stages overlap: a background thread decodes and detects frame i+1 (both release
     # the GIL) while this one follows the camera, tracks and describes frame i.
-    for index, t, frame, det in prefetch(detect_frames(prefetch(reader), detector, opts.stride), depth=2):
+    for index, t, frame, det in prefetch(detect_frames(prefetch(kept.keep_all(reader)), detector, opts.stride),
+                                         depth=2):
         if det is not None:
             obs.observe(index, t, frame, det)
         if progress:
@@ -248,7 +254,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                       "frames_seen": int(np.sum(~np.isnan(ball_px[:, 0]))),
                       "stage_looks": int(obs.ball.looks) if obs.ball is not None else 0,
                       "motion_sightings": int(obs.motion_ball.sightings) if obs.motion_ball is not None else 0}
-    return Analysis(report, frames, batch, verdict, events, {tids[k]: identity.get(tids[k]) for k in range(len(tids))})
+    return Analysis(report, frames, batch, verdict, events, {tids[k]: identity.get(tids[k]) for k in range(len(tids))},
+                    kept)
 
 
 def detect_frames(frames, detector, stride: int = 1):

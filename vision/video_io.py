@@ -158,12 +158,24 @@ class VideoReader:
                              f"{n_read} of {expected} frames")
 
     def __iter__(self) -> Iterator[tuple[int, float, np.ndarray]]:
+        return self.frames()
+
+    def frames(self, start: int = 0) -> Iterator[tuple[int, float, np.ndarray]]:
+        """Iterate from frame `start` (the frames before it are decoded but not converted nor
+        yielded: `grab`)."""
         if self._cap is None:
             raise VideoError(f"{self.path}: reader is closed")
         if self._first is None:
             self._restart()
         frame, self._first = self._first, None
         index, last_t = 0, None
+        while index < start - 1 and frame is not None:      # frames 1 .. start-1: decoded, not converted
+            index += 1
+            frame = frame if self._cap.grab() else None
+        if start > 0 and frame is not None:
+            ok, frame = self._cap.read()
+            index += int(ok)
+            frame = frame if ok else None
         while frame is not None:
             t = self._timestamp(index, last_t)
             yield index, t, frame
