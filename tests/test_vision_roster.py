@@ -69,3 +69,37 @@ def test_a_second_track_on_one_horse_is_masked_where_it_doubles_a_team_mate():
     assert np.isnan(xy2[1, 5:15]).all() and np.isfinite(xy2[1, 15:]).all()
     assert np.isfinite(xy2[[0, 2, 3]]).all()
     assert roster.doubled_positions == 10 and roster.masked_positions == 0
+
+
+def test_a_gap_guess_where_a_team_mate_track_sees_a_horse_is_masked():
+    """A track carried across a gap (its position there a straight-line guess) that passes within
+    GUESSED_DOUBLED_YD of a team-mate's track seen in that frame is the same horse followed twice
+    there: the guess goes, the sighting stays. A guess beside an opponent, or a yard and a half
+    from a team-mate, stays; so does a guess beside another guess."""
+    from vision.roster import GUESSED_DOUBLED_YD
+    F = 12
+    xy = np.full((5, F, 2), np.nan)
+    xy[0] = [148.8, 72.9]                  # Blue #4, seen all along
+    xy[1] = [148.8, 72.0]                  # a second blue track on him, 0.9 yd off ...
+    guessed = np.zeros((5, F), bool)
+    guessed[1, 3:9] = True                 # ... a guess in frames 3-8 (seen in the others)
+    xy[2] = [151.2, 72.0]                  # a red track 2.4 yd across, guessed throughout
+    guessed[2] = True
+    xy[3] = [148.8, 69.9]                  # Blue #3, 2.1 yd behind the double, guessed in 0-5
+    guessed[3, :6] = True
+    xy[4] = [150.0, 58.0]                  # umpire
+    ident = {1: "blue", 2: "blue", 3: "red", 4: "blue", 5: "umpire"}
+    out, xy2, roster = limit_roster(ident, [1, 2, 3, 4, 5], xy, TEAMS, 300.0, 160.0, guessed=guessed)
+    assert 0.9 < GUESSED_DOUBLED_YD < 2.1
+    assert np.isnan(xy2[1, 3:9, 0]).all()                          # the guess on the seen horse goes
+    assert np.isfinite(xy2[1, :3, 0]).all() and np.isfinite(xy2[1, 9:, 0]).all()   # 0.9 yd, both seen: kept
+    assert np.isfinite(xy2[[0, 2, 3, 4]]).all()
+    assert roster.doubled_positions == 6
+    # without the gaps' marks only the 0.6 yd rule applies: nothing is masked
+    _, xy3, roster3 = limit_roster(ident, [1, 2, 3, 4, 5], xy, TEAMS, 300.0, 160.0)
+    assert np.isfinite(xy3).all() and roster3.doubled_positions == 0
+    # the seen one is kept whichever track is seen less
+    guessed_a = np.zeros((5, F), bool)
+    guessed_a[0, 3:9] = True
+    _, xy4, _ = limit_roster(ident, [1, 2, 3, 4, 5], xy, TEAMS, 300.0, 160.0, guessed=guessed_a)
+    assert np.isnan(xy4[0, 3:9, 0]).all() and np.isfinite(xy4[1]).all()

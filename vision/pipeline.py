@@ -220,7 +220,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     ph = phase_mod.phases(F, throw)
     identity = _identities(voter, tids, xy, ph == 0, opts.defending, fld.centre_x, hints is not None)
     identity, xy, roster = limit_roster(identity, tids, xy, list(opts.defending), fld.length_yd, fld.width_yd,
-                                           umpire_label=UMPIRE)
+                                           umpire_label=UMPIRE, guessed=interpolated)
 
     batch = _batch(fld, opts.defending, tids, identity, xy, t, ph, ball, cov, interpolated)
     batch.play = detect_plays(t, batch.players, ball, ph)
