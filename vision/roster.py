@@ -19,7 +19,10 @@ vote may make them tracks of a team. The documented degraded result:
   between two tracks (seen on a re-rendered slow_returner_red2: a second Blue #4 track, 0.95 yd
   off, shifted the matching of the whole blue rank). On the 12 samples this lowered the 95th
   percentile position error on 9 clips (jostling_at_centre 1.58 -> 1.32 yd) for 1-7 points
-  fewer players placed; events unchanged (session 14).
+  fewer players placed; events unchanged (session 14). The cost: a team-mate riding abreast
+  a yard behind another, hidden by him and carried across the gap, drops out for that gap.
+  (Two seen tracks stay under DOUBLED_YD: a team-mate abreast can be 0.95 yd away. Raising
+  it to 1.0 yd lowered p95 a little more, but that would mask such a pair.)
 Umpires are not capped (one or two, plus whoever the vote calls an umpire).
 """
 from __future__ import annotations
