@@ -1,14 +1,15 @@
 """Finding a lost ball again (vision.ball.BallFollower and vision.observe.Observer): once the
 ball has not been seen for TRACK_FRAMES frames, the ball stage also looks at the player nearest
 its last sighting, for REACQUIRE_S; never before it was first seen, nor when it was last seen
-at an umpire (the look at the umpire is there)."""
+at an umpire (the look at the umpire is there). A loose ball lying still and then missed may
+have been hit: it is looked for where a hit ball would be, towards either goal."""
 from __future__ import annotations
 
 from types import SimpleNamespace
 
 import numpy as np
 
-from vision.ball import TRACK_FRAMES, BallFollower, BallSighting
+from vision.ball import HIT_FROM, HIT_SPEED_YDS, TRACK_FRAMES, BallFollower, BallSighting
 from vision.observe import REACQUIRE_S, Observer
 
 
@@ -48,10 +49,74 @@ def test_the_observer_looks_at_the_horse_nearest_the_last_sighting_for_a_while()
     units = SimpleNamespace(horse_xyxy=np.array([[100.0, 200, 160, 300], [700, 250, 780, 350]]))
     field_yd = np.array([[40.0, 60.0], [90.0, 70.0]])
     assert obs._ball_lost_near(units, field_yd) is None           # no ball seen yet
-    obs._ball_last = (1.0, np.array([88.0, 71.0]), True)
+    obs._ball_last = (1.0, np.array([88.0, 71.0]), True, False)
     obs.frames.append(SimpleNamespace(t=2.0, index=50))
     assert obs._ball_lost_near(units, field_yd) is None           # last seen at the umpire: his look
-    obs._ball_last = (1.0, np.array([88.0, 71.0]), False)
+    obs._ball_last = (1.0, np.array([88.0, 71.0]), False, False)
     assert obs._ball_lost_near(units, field_yd).tolist() == [740.0, 325.0]
     obs.frames.append(SimpleNamespace(t=1.0 + REACQUIRE_S + 0.1, index=200))
     assert obs._ball_lost_near(units, field_yd) is None         # lost too long ago
+
+
+def test_a_ball_lying_still_then_missed_is_looked_for_where_a_hit_would_send_it():
+    """wrong_side_plays_early: the ball lies at 705 px, is hit, is missed for a frame, and is
+    135 px away two frames later, out of the window at its resting place."""
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    steps = np.array([[-60.0, 0.0], [60.0, 0.0]])              # px a frame towards each goal
+    looker = _Looker()
+    follower = BallFollower(looker)
+    follower.remember(8, np.array([705.0, 350.0]))
+    follower.remember(10, np.array([705.0, 350.0]))           # lying still
+    follower.find(frame, 11, np.zeros((0, 4)), hit_steps=steps)
+    assert looker.places == [[705.0, 350.0]]                  # one frame on: its own window covers a hit
+    looker.places.clear()
+    looker.ball = np.array([570.0, 348.0])
+    seen = follower.find(frame, 10 + HIT_FROM, np.zeros((0, 4)), hit_steps=steps)
+    assert looker.places == [[705.0, 350.0], [585.0, 350.0]]  # its place, then 2 frames' hit to the left
+    assert seen is not None and np.allclose(seen.xy, [570.0, 348.0])
+    # followed from there at its speed: the next look is ahead of it
+    looker.places.clear()
+    follower.find(frame, 10 + HIT_FROM + 1, np.zeros((0, 4)), hit_steps=steps)
+    assert looker.places[0] == [502.0, 347.0]
+    # no hit search without steps (the ball was in an umpire's hands), nor once it was lost
+    looker = _Looker()
+    follower = BallFollower(looker)
+    follower.remember(10, np.array([705.0, 350.0]))
+    follower.find(frame, 12, np.zeros((0, 4)))
+    follower.find(frame, 10 + TRACK_FRAMES + 1, np.zeros((0, 4)), hit_steps=steps)
+    assert looker.places == [[705.0, 350.0]]
+
+
+def test_a_still_ball_seen_where_it_lay_is_not_looked_for_elsewhere():
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    umpire = np.array([[100.0, 100.0, 140.0, 200.0]])         # far from the ball: looked at too
+    looker = _Looker(np.array([705.0, 350.0]))
+    follower = BallFollower(looker)
+    follower.remember(10, np.array([705.0, 350.0]))
+    seen = follower.find(frame, 13, umpire, hit_steps=np.array([[-60.0, 0.0], [60.0, 0.0]]))
+    assert seen is not None and np.allclose(seen.xy, [705.0, 350.0])
+    assert looker.places == [[705.0, 350.0], [120.0, 135.0]]   # its place, the umpire: no hit windows
+
+
+def test_the_observer_gives_a_hit_balls_step_along_the_field_unless_the_ball_is_in_hand():
+    # image px -> field yd: 10 px a yard, the image's x along the field's length
+    obs = Observer(detector=None, voter=None, tracker=None, camera=None, H0=np.eye(3))
+    H = np.diag([0.1, 0.1, 1.0])
+    assert obs._ball_hit_steps(H, 11, 0.44) is None               # no ball seen yet
+    obs.frames.append(SimpleNamespace(t=0.40, index=10))
+    obs._ball_last = (0.40, np.array([150.0, 70.0]), True, False)  # near an umpire, not in his hands
+    step = obs._ball_hit_steps(H, 11, 0.44)
+    px = HIT_SPEED_YDS * 0.04 * 10
+    assert np.allclose(step, [[px, 0.0], [-px, 0.0]])
+    assert np.allclose(obs._ball_hit_steps(H, 12, 0.48), step)    # a stride of 2: per frame index still
+    obs._ball_last = (0.40, np.array([150.0, 70.0]), True, True)   # in his hands
+    assert obs._ball_hit_steps(H, 11, 0.44) is None
+
+
+def test_a_ball_is_in_an_umpires_hands_only_inside_his_box():
+    from vision.observe import _in_umpire_box, _near_umpire
+    umpire = np.array([[598.0, 278.0, 642.0, 363.0]])             # wrong_side_plays_early, frame 93
+    lying = np.array([670.4, 347.8])                               # the ball Red #4 hits, 11 yd beyond him
+    assert _near_umpire(lying, umpire) and not _in_umpire_box(lying, umpire)
+    assert _in_umpire_box(np.array([640.0, 300.0]), umpire)        # at his hand
+    assert not _in_umpire_box(lying, np.zeros((0, 4))) and not _in_umpire_box(lying, None)

@@ -9,7 +9,14 @@ ball --scale 1.5 --crop 320x320`; models/README.md). Where to look, in this orde
 1. where the last sighting (at most TRACK_FRAMES frames ago) predicts the ball to be now;
 2. the upper body of each umpire (at most MAX_UMPIRES): before the throw-in the ball is in
    his hand, and the throw-in starts there;
-3. once the ball has been lost (not seen for TRACK_FRAMES frames), the place the caller gives:
+3. a ball lying loose (still, or seen again after a gap, so its speed is unknown) and then
+   missed for HIT_FROM..TRACK_FRAMES frames may have been hit: where a ball hit at
+   HIT_SPEED_YDS towards either goal would be now (the caller gives that step, px a frame; it
+   knows the field). A hit ball is 35-70 px a frame at the samples' zoom, out of the window
+   around its resting place within two or three frames; on wrong_side_plays_early the model
+   missed it for two frames after the hit and the follower, looking where it had lain, lost
+   the hit that makes the illegal play;
+4. once the ball has been lost (not seen for TRACK_FRAMES frames), the place the caller gives:
    the pipeline's Observer gives the horse nearest the last sighting on the field, for
    REACQUIRE_S (a loose ball is where the play is; on own_goal_blue1 the ball stage lost the
    ball dribbled by Blue #1 after 95 of 250 frames, and with this look followed it to the end).
@@ -39,6 +46,10 @@ MAX_UMPIRES = 2
 CONF = 0.3               # the throw-in logic (vision.phase) also rejects stray sightings that make no trajectory
 UPPER_BODY = 0.35        # where in an umpire's (person) box the window is centred, from the top
 STILL_PX = 1.0           # a followed sighting moving less than this (px a frame) is still
+HIT_SPEED_YDS = 30.0     # the hit search's guess of a hit ball's speed: a window 213 px wide at the
+                         # samples' ~48 px a yard covers 2.5-57 yd/s two frames after, 16-44 four after
+HIT_FROM = 2             # frames after the last sighting the hit search starts (one frame after, the
+                         # window at the resting place still holds a ball up to ~55 yd/s)
 
 
 @dataclass
@@ -115,10 +126,13 @@ class BallFollower:
         self.looks = 0
 
     def find(self, frame: np.ndarray, index: int, umpire_boxes: np.ndarray,
-             lost_near: np.ndarray | None = None) -> BallSighting | None:
+             lost_near: np.ndarray | None = None, hit_steps: np.ndarray | None = None) -> BallSighting | None:
         """The ball in frame `index`: near its predicted position, else near an umpire, else
-        (when it was lost more than TRACK_FRAMES ago) at `lost_near` (px), where the caller
-        thinks it went: the player nearest its last sighting. A still sighting does not stop
+        (a loose ball lying still, missed for HIT_FROM..TRACK_FRAMES frames) where it would be
+        if hit: its last sighting plus the frames since times each of `hit_steps` ((S, 2) px a
+        frame, the caller's: a hit ball's step towards each goal; None when the ball was last
+        at an umpire), else (when it was lost more than TRACK_FRAMES ago) at `lost_near` (px),
+        where the caller thinks it went: the player nearest its last sighting. A still sighting does not stop
         the look at the umpires whose windows do not hold it: a white fleck taken for the ball
         (at one umpire's glove, or on the boards) would otherwise be followed through the
         line-up while another umpire throws in; a ball found there wins, the still one stands
@@ -133,10 +147,16 @@ class BallFollower:
             half = self.finder.window_side / 2
             umpires = [u for u in umpires if np.max(np.abs(predicted - u)) > half]
         places = ([predicted] if predicted is not None else []) + umpires
+        first_hit = len(places)
+        if still and hit_steps is not None and HIT_FROM <= index - self._last[0]:
+            places += [self._last[1] + np.asarray(step, float) * (index - self._last[0])
+                       for step in np.asarray(hit_steps, float).reshape(-1, 2)]
         if lost_near is not None and self.lost(index):
             places.append(np.asarray(lost_near, float))
         fallback = None
         for k, centre in enumerate(places):
+            if k >= first_hit and fallback is not None:
+                break                              # the still ball is where it lay: not hit
             self.looks += 1
             seen = self.finder.look(frame, centre)
             if seen is None:

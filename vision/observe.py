@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from vision.detections import BALL, UMPIRE, Detections
-from vision.homography import image_to_field
+from vision.ball import HIT_SPEED_YDS
+from vision.homography import field_to_image, image_to_field
 from vision.players import pair_units
 from vision.positions import ground_point_px
 from vision.teams import IdentityVoter, describe
@@ -55,7 +56,7 @@ class Observer:
     ball: object | None = None     # a vision.ball.BallFollower: looks for the ball the detector missed
     motion_ball: object | None = None  # a vision.ball_motion.MotionBallFinder: the thrown ball from motion
     frames: list[FrameObs] = field(default_factory=list)
-    _ball_last: tuple | None = None     # (time s, field yd, at an umpire) of the last ball seen
+    _ball_last: tuple | None = None     # (time s, field yd, at an umpire, in his hands) of the last ball seen
     looks: list[tuple] = field(default_factory=list)   # (frame position, track id, Appearance, umpire said)
 
     def observe(self, index: int, t: float, frame: np.ndarray, det: Detections | None = None) -> FrameObs:
@@ -110,12 +111,13 @@ class Observer:
             if self.ball is not None:
                 self.ball.remember(index, ball_px)
         elif self.ball is not None:
-            seen = self.ball.find(frame, index, umpires, self._ball_lost_near(units, field_yd))
+            seen = self.ball.find(frame, index, umpires, self._ball_lost_near(units, field_yd),
+                                  self._ball_hit_steps(H, index, t))
             if seen is not None:
                 ball_px = seen.xy
         if ball_px is not None:
             ball_yd = image_to_field(H, ball_px[None])[0]
-            self._ball_last = (t, ball_yd, _near_umpire(ball_px, umpires))
+            self._ball_last = (t, ball_yd, _near_umpire(ball_px, umpires), _in_umpire_box(ball_px, umpires))
             if self.motion_ball is not None:
                 self.motion_ball.mark_seen(index)
         obs = FrameObs(index, t, H, ok, ids, units.horse_xyxy, units.person_xyxy,
@@ -137,6 +139,24 @@ class Observer:
         box = units.horse_xyxy[k]
         return np.array([(box[0] + box[2]) / 2, box[1] + 0.75 * (box[3] - box[1])])
 
+    def _ball_hit_steps(self, H: np.ndarray, index: int, t: float) -> np.ndarray | None:
+        """(2, 2) px a frame index: a ball hit at HIT_SPEED_YDS from its last sighting towards
+        either goal (along the field's length), for the ball stage's hit search; None when the
+        ball was last seen in an umpire's box (in his hand: not lying to be hit) or never. (Not
+        "near an umpire" as `_ball_lost_near` has it: on wrong_side_plays_early the ball lay 11
+        yards in front of the umpire, 57 px from his box's centre, when Red #4 hit it.)"""
+        if self._ball_last is None or self._ball_last[3] or not self.frames:
+            return None
+        prev = self.frames[-1]
+        if index <= prev.index or t <= prev.t:
+            return None
+        step = HIT_SPEED_YDS * (t - prev.t) / (index - prev.index)
+        p = np.asarray(self._ball_last[1], float)
+        px = field_to_image(np.linalg.inv(H), np.array([p, p + (step, 0.0), p - (step, 0.0)]))
+        if not np.isfinite(px).all():
+            return None
+        return px[1:] - px[0]
+
     def _umpire_boxes(self, units, ids: np.ndarray) -> np.ndarray:
         """Person boxes of this frame's umpires (by the detector's class or the track's vote)."""
         out = []
@@ -146,6 +166,17 @@ class Observer:
             if units.is_umpire[k] or (ids[k] >= 0 and self.voter.is_umpire(int(ids[k]))):
                 out.append(units.person_xyxy[k])
         return np.array(out).reshape(-1, 4)
+
+
+def _in_umpire_box(ball_px: np.ndarray, umpires: np.ndarray | None, margin: float = 0.1) -> bool:
+    """The ball is inside an umpire's (person) box grown by `margin` of its height each way:
+    in his hand."""
+    if umpires is None or not len(umpires):
+        return False
+    grow = margin * (umpires[:, 3] - umpires[:, 1])
+    x, y = float(ball_px[0]), float(ball_px[1])
+    return bool(np.any((x >= umpires[:, 0] - grow) & (x <= umpires[:, 2] + grow)
+                       & (y >= umpires[:, 1] - grow) & (y <= umpires[:, 3] + grow)))
 
 
 def _near_umpire(ball_px: np.ndarray, umpires: np.ndarray | None) -> bool:
