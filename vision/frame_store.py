@@ -75,11 +75,6 @@ class FrameStore:
             self.used -= frame.nbytes
         return frame
 
-    def clear(self) -> None:
-        self._frames.clear()
-        self.used = 0
-        self._full, self.complete = True, False
-
     def replay(self, reader, prefetch=None) -> Iterator[tuple[int, np.ndarray]]:
         """(index, frame) for every frame of `reader`'s clip: the kept ones from memory, then the
         rest decoded (through `prefetch`, a read-ahead wrapper, when given)."""
