@@ -129,3 +129,27 @@ def test_an_end_to_end_ball_model_is_read_by_its_rows(tmp_path, monkeypatch):
     rows[:3, 5] = 0
     box, score = finder.net.best(img, 1, 0.1)
     assert np.allclose(box, [size - 4, 5, size, 11])                            # clipped to the window
+
+
+def test_the_hit_search_finds_a_ball_hit_out_of_its_window(finders):
+    """wrong_side_plays_early: the ball lies at (705, 351) px until Red #4 hits it at frame 92;
+    it is seen at 93 (670 px) and not at 94 (hidden), and at 95 it is 139 px from where it was
+    last seen, out of the 213 px window there. Following it from its sightings alone loses it;
+    the hit search (60 px a frame towards either goal, what the Observer gives at this zoom for
+    30 yd/s) finds it where the renderer put it."""
+    from vision.ball import BallFollower
+    clip = SAMPLES / "wrong_side_plays_early"
+    cap = cv2.VideoCapture(str(clip / "clip.mp4"))
+    cap.set(cv2.CAP_PROP_POS_FRAMES, 95)
+    ok, frame = cap.read()
+    assert ok
+    fr = json.loads((clip / "truth.json").read_text())["frames"][95]
+    b = next(o for o in fr["objects"] if o["role"] == "ball")["boxes"]["ball"]
+    truth = np.array([(b[0] + b[2]) / 2, (b[1] + b[3]) / 2])
+    steps = np.array([[-60.0, -0.9], [60.0, 0.9]])
+    for hit_steps, found in ((None, False), (steps, True)):
+        follower = BallFollower(finders["openvino"])
+        follower.remember(88, np.array([705.4, 351.6]))
+        follower.remember(93, np.array([670.4, 347.8]))        # after a gap: its speed unknown
+        seen = follower.find(frame, 95, np.zeros((0, 4)), hit_steps=hit_steps)
+        assert (seen is not None and np.hypot(*(seen.xy - truth)) < 3) == found, (hit_steps, seen)
