@@ -2,7 +2,8 @@
 
 The page is self-contained and opens offline: every picture is embedded as a base64 PNG.
 It holds
-- the verdict in a sentence, the throw-in, the calibration and the settings;
+- the verdict in a sentence, the throw-in, the calibration and the settings, and a warning
+  when a team had fewer than four players placed for most of the line-up (reports.coverage);
 - a timeline of the violation events over the clip (matplotlib), the throw-in marked;
 - the top-down field in yards at the throw-in (whole field, and a close-up of the line-up):
   players in team colours, umpires with their 5-yd circles, the centre line, the 20-yd
@@ -51,6 +52,7 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;marg
 h1{font-size:22px;margin:0 0 4px} h2{font-size:17px;margin:26px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
 .sub{color:#555;margin:0 0 14px} .verdict{font-size:16px;padding:10px 14px;border-radius:6px;display:inline-block}
 .bad{background:#fde8e8;border:1px solid #e6a3a3} .good{background:#e7f6e9;border:1px solid #9fd3a7}
+.warn{background:#fff6e0;border:1px solid #e8c96b;font-size:14px}
 table{border-collapse:collapse;font-size:14px}
 th,td{border:1px solid #d4d8dc;padding:5px 8px;text-align:left;vertical-align:top}
 th{background:#f1f3f5} td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
@@ -445,6 +447,10 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
                    + ", ".join(f"<span class=\"code\">{_e(c)}</span> ×{n}" for c, n in by_code.items()) + "</p>")
     else:
         verdict = "<p class=\"verdict good\" id=\"verdict\">No Rule 20 violation found.</p>"
+    warnings = (report.get("coverage") or {}).get("warnings") or []
+    if warnings:      # players the detector missed in the line-up: nobody judged them
+        verdict += ("<br><p class=\"verdict warn\" id=\"coverage-warning\">Not every player was placed: "
+                    + "; ".join(_e(w) for w in warnings) + ".</p>")
     ti_text = (f"frame {ti['frame']} at {ti['t']:.2f} s ({_e(ti.get('method'))})" if ti.get("frame") is not None
                else "not found (every frame judged as line-up)")
 

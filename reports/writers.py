@@ -66,4 +66,6 @@ def console_summary(report: dict) -> str:
     for ev in report.get("events_withheld") or []:
         lines.append(f"  withheld: {ev['code']} {ev.get('player') or ''} frames {ev['start_frame']}-{ev['end_frame']} "
                      f"({withheld_reason(ev)})")
+    for warning in (report.get("coverage") or {}).get("warnings", []):
+        lines.append(f"warning: {warning}")
     return "\n".join(lines)

@@ -63,6 +63,9 @@ def test_outputs_are_complete_and_readable(tmp_path):
     players = {r["id"] for r in rows if r["kind"] == "player"}
     assert len({p.split("-")[0] for p in players}) == 2
     assert json.loads((tmp_path / "report.json").read_text())["throw_in"]["frame"] == report["throw_in"]["frame"]
+    cov = report["coverage"]            # every player placed through the line-up: nothing to warn of
+    assert cov["line_up_frames"] == report["throw_in"]["frame"] and cov["placed_median"] == {"red": 4.0, "blue": 4.0}
+    assert cov["warnings"] == []
 
 
 def _shipped(name: str, tmp_path):

@@ -14,6 +14,7 @@ from typing import Callable
 
 import numpy as np
 
+from reports.coverage import PLAYERS_PER_TEAM, line_up_coverage
 from rules import Field, FrameBatch, Thresholds, check_batch
 from rules.events import violation_events
 from vision import phase as phase_mod
@@ -220,7 +221,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     ph = phase_mod.phases(F, throw)
     identity = _identities(voter, tids, xy, ph == 0, opts.defending, fld.centre_x, hints is not None)
     identity, xy, roster = limit_roster(identity, tids, xy, list(opts.defending), fld.length_yd, fld.width_yd,
-                                           umpire_label=UMPIRE, guessed=interpolated)
+                                           max_per_team=PLAYERS_PER_TEAM, umpire_label=UMPIRE, guessed=interpolated)
 
     batch = _batch(fld, opts.defending, tids, identity, xy, t, ph, ball, cov, interpolated)
     batch.play = detect_plays(t, batch.players, ball, ph)
@@ -245,6 +246,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                         "positions_masked": roster.masked_positions,
                         "positions_doubled": roster.doubled_positions}
     report["events_withheld"] = withheld
+    report["coverage"] = line_up_coverage(report["frames"], list(opts.defending), PLAYERS_PER_TEAM)
     report["tracks_exchanged"] = [{"track_ids": [a, b], "frame": frames[p].index} for a, b, p in exchanges]
     report["tracks_cut_at_team_change"] = [{"track_id": a, "new_track_id": b, "frame": frames[p].index}
                                            for a, b, p in swaps]

@@ -1,0 +1,36 @@
+"""How many of the players the line-up's verdicts could speak for.
+
+The rules judge the players the pipeline placed; a player the detector missed (a horse half
+hidden in the ranks) is judged by nobody, and a clean verdict says nothing of him. On
+held-out footage a moved camera left 3 of the 8 players of wrong_side_plays_early placed for
+the whole line-up, and the report looked like any other. So each report counts, over the
+line-up frames, the players placed per team against the four a team lines up
+(PLAYERS_PER_TEAM, Rule 20's outdoor game; vision.roster caps a team at that many), and says
+so when a team is short for most of the line-up.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+PLAYERS_PER_TEAM = 4
+SHORT_SHARE = 0.5        # a team short of players in more than this share of the line-up frames is warned of
+
+
+def line_up_coverage(frames: list[dict], teams: list[str], per_team: int = PLAYERS_PER_TEAM) -> dict:
+    """From report.json's frames: the line-up frames counted, the median number of each team's
+    players placed in them, the share of them in which each team had fewer than `per_team`,
+    and a warning per team short in more than SHORT_SHARE of them."""
+    lineup = [f for f in frames if f.get("phase") == "lineup"]
+    counts = {team: np.array([sum(p.get("team") == team for p in f.get("players", ())) for f in lineup], int)
+              for team in teams}
+    out = {"line_up_frames": len(lineup), "players_per_team": per_team,
+           "placed_median": {t: (float(np.median(c)) if len(c) else None) for t, c in counts.items()},
+           "short_share": {t: (round(float(np.mean(c < per_team)), 3) if len(c) else None) for t, c in counts.items()},
+           "warnings": []}
+    for team, c in counts.items():
+        if len(c) and np.mean(c < per_team) > SHORT_SHARE:
+            out["warnings"].append(
+                f"{team}: a median of {np.median(c):g} of {per_team} players placed over the {len(c)} line-up "
+                f"frames (fewer than {per_team} in {np.mean(c < per_team):.0%}); the verdicts say nothing of "
+                f"the players not placed")
+    return out

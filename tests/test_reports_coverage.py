@@ -1,0 +1,47 @@
+"""How many players the line-up's verdicts speak for (reports.coverage), and where a user is told."""
+from __future__ import annotations
+
+from reports.coverage import PLAYERS_PER_TEAM, line_up_coverage
+from reports.debrief import debrief_html
+from reports.writers import console_summary
+
+
+def _frames(red: list[int], blue: list[int], phase: str = "lineup") -> list[dict]:
+    return [{"index": i, "t": i / 25, "phase": phase, "violations": [], "notes": [], "umpires": [],
+             "players": [{"id": f"red-{k}", "team": "red"} for k in range(r)]
+             + [{"id": f"blue-{k}", "team": "blue"} for k in range(b)]}
+            for i, (r, b) in enumerate(zip(red, blue))]
+
+
+def test_a_full_line_up_gives_no_warning():
+    cov = line_up_coverage(_frames([4, 4, 3, 4], [4, 4, 4, 4]) + _frames([1], [0], "play"), ["red", "blue"])
+    assert cov["line_up_frames"] == 4 and cov["players_per_team"] == PLAYERS_PER_TEAM
+    assert cov["placed_median"] == {"red": 4.0, "blue": 4.0}
+    assert cov["short_share"] == {"red": 0.25, "blue": 0.0}          # one frame short: a blink, no warning
+    assert cov["warnings"] == []
+
+
+def test_a_team_short_for_most_of_the_line_up_is_warned_of():
+    # held-out wrong_side_plays_early: 1 red and 2 blue of 4 placed for the whole line-up
+    cov = line_up_coverage(_frames([1, 1, 2, 1], [2, 2, 2, 4]), ["red", "blue"])
+    assert cov["placed_median"] == {"red": 1.0, "blue": 2.0}
+    assert cov["short_share"] == {"red": 1.0, "blue": 0.75}
+    assert len(cov["warnings"]) == 2 and cov["warnings"][0].startswith("red: a median of 1 of 4 players placed")
+    # no line-up in the footage (the clip starts after the throw-in): nothing to count
+    none = line_up_coverage(_frames([0], [0], "play"), ["red", "blue"])
+    assert none["line_up_frames"] == 0 and none["placed_median"]["red"] is None and none["warnings"] == []
+
+
+def test_the_warning_reaches_the_console_and_the_debrief():
+    frames = _frames([1, 1, 1], [4, 4, 4])
+    report = {"video": "x.mp4", "fps": 25.0, "frames_analysed": 3,
+              "options": {"defending": {"red": "south", "blue": "north"}, "stride": 1, "min_run": 3},
+              "calibration": {"rms_px": 0.1, "rms_yd": 0.01}, "throw_in": {"frame": None, "t": None, "method": "none"},
+              "tracks": [], "events": [], "summary": {"processing_s": 0.1}, "frames": frames,
+              "coverage": line_up_coverage(frames, ["red", "blue"])}
+    text = console_summary(report)
+    assert "warning: red: a median of 1 of 4 players placed" in text and "blue:" not in text
+    html = debrief_html(report, None, "annotated.mp4")
+    assert 'id="coverage-warning"' in html and "red: a median of 1 of 4" in html
+    del report["coverage"]                                   # a report written before coverage was counted
+    assert "warning" not in console_summary(report) and "coverage-warning" not in debrief_html(report, None, "a.mp4")
