@@ -555,7 +555,8 @@ def index_html(rows: Sequence[dict], out_dir: str | Path, meta: Mapping | None =
         body_rows.append(
             f"<tr class=\"clip\"><td>{link}</td><td class=\"{_e(r['status'])}\">{_e(r['status'])}</td>"
             f"<td class=\"num\">{ti}</td><td class=\"num\">{'' if r.get('events') is None else r['events']}</td>"
-            f"<td>{by_text}</td><td class=\"num\">{'' if r.get('processing_s') is None else r['processing_s']}</td>"
+            f"<td>{by_text}</td><td class=\"warning\">{_e(r.get('warnings') or '')}</td>"
+            f"<td class=\"num\">{'' if r.get('processing_s') is None else r['processing_s']}</td>"
             f"<td>{_e(r.get('error') or '')}</td></tr>")
     summary = " · ".join(f"<span class=\"{_e(s)}\">{n} {_e(s)}</span>" for s, n in counts.items())
     body = f"""
@@ -563,7 +564,7 @@ def index_html(rows: Sequence[dict], out_dir: str | Path, meta: Mapping | None =
 <p class="sub">{summary} · inputs {_e(', '.join(meta.get('inputs', [])))} ·
  finished {_e(meta.get('finished_utc', ''))}</p>
 <table id="clips"><thead><tr><th>clip</th><th>status</th><th>throw-in frame</th><th>events</th>
-<th>violations by code</th><th>processing (s)</th><th>error</th></tr></thead>
+<th>violations by code</th><th>warnings</th><th>processing (s)</th><th>error</th></tr></thead>
 <tbody>
 {chr(10).join(body_rows)}
 </tbody></table>

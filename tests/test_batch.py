@@ -116,6 +116,7 @@ def test_batch_records_failure_goes_on_and_resumes(tmp_path, clips):
     assert rows["throw_in_near_boards/clip.mp4"]["THROW_IN_NEAR_BOARDS"] == "1"
     assert rows["throw_in_near_boards/clip.mp4"]["FIVE_YARD"] == "0"
     assert rows["clean_lineup/clip.mp4"]["events"] == "0"
+    assert rows["clean_lineup/clip.mp4"]["warnings"] == ""          # truth boxes: every player placed
     assert float(rows["clean_lineup/clip.mp4"]["processing_s"]) > 0
     assert rows["broken/clip.mp4"]["status"] == "failed" and "truncated" in rows["broken/clip.mp4"]["error"]
     assert rows["broken/clip.mp4"]["THROW_IN_NEAR_BOARDS"] == ""

@@ -126,7 +126,8 @@ def test_index_links_the_debriefs_of_done_clips(tmp_path):
     (tmp_path / "a" / "clip").mkdir(parents=True)
     (tmp_path / "a" / "clip" / "debrief.html").write_text("<html></html>")
     rows = [{"clip": "a/clip.mp4", "output": "a/clip", "status": "ok", "throw_in_frame": 62, "throw_in_s": 2.48,
-             "events": 1, "events_by_code": {"THROW_IN_NEAR_BOARDS": 1}, "processing_s": 3.1, "error": None},
+             "events": 1, "events_by_code": {"THROW_IN_NEAR_BOARDS": 1}, "processing_s": 3.1, "error": None,
+             "warnings": "red: a median of 1 of 4 players placed"},
             {"clip": "b <1>.mp4", "output": "b <1>", "status": "failed", "throw_in_frame": None, "throw_in_s": None,
              "events": None, "events_by_code": None, "processing_s": 0.5, "error": "b.mp4: truncated & corrupt"}]
     text = write_index(rows, tmp_path, {"inputs": ["clips"]}).read_text()
@@ -134,6 +135,8 @@ def test_index_links_the_debriefs_of_done_clips(tmp_path):
     assert len(page.find("tr", **{"class": "clip"})) == 2
     assert [a["href"] for a in page.find("a", **{"class": "debrief"})] == ["a/clip/debrief.html"]
     assert "truncated &amp; corrupt" in text and "b &lt;1&gt;.mp4" in text
+    assert len(page.find("td", **{"class": "^warning$"})) == 2
+    assert '<td class="warning">red: a median of 1 of 4 players placed</td>' in text
 
 
 def _chromium(tmp: Path, *args: str) -> subprocess.CompletedProcess:

@@ -23,7 +23,8 @@
   in flight with it are retried one at a time to find which).
 - ``OUT/summary.json``, ``OUT/summary.csv`` and ``OUT/index.html`` (reports.debrief) list every
   clip: status (ok, skipped, failed, interrupted), throw-in frame, violation events by
-  code, processing seconds, error. They are written at the end, also after Ctrl-C.
+  code, warnings (a team short of players in the line-up: reports.coverage), processing
+  seconds, error. They are written at the end, also after Ctrl-C.
 
 Workers start from a fork server that imports the pipeline once; each worker loads the
 detector once (or calls `detector_factory(clip_path)` per clip, e.g. a truth-box stand-in
@@ -60,8 +61,9 @@ from vision.frame_store import DEFAULT_BUDGET_MB
 VIDEO_SUFFIXES = (".mp4", ".mov", ".avi", ".mkv", ".m4v")
 MARKER = "done.json"
 STATUSES = ("ok", "skipped", "failed", "interrupted")
-CSV_COLUMNS = ["clip", "status", "throw_in_frame", "throw_in_s", "events", *VIOLATION_CODES, "processing_s",
-               "output", "error"]
+CSV_COLUMNS = ["clip", "status", "throw_in_frame", "throw_in_s", "events", *VIOLATION_CODES, "warnings",
+               "processing_s", "output", "error"]
+CSV_TAIL = 4             # the columns after the violation codes (a report's other codes go before them)
 # Imported once by the fork server, so that workers start without importing torch & co.
 PRELOAD = ["vision.batch", "vision.analyze_job", "vision.pipeline", "vision.annotate_clip", "reports.debrief",
            "matplotlib.figure", "matplotlib.backends.backend_agg"]
@@ -314,7 +316,7 @@ def one_line(exc: BaseException) -> str:
 
 def _base_row(job: ClipJob) -> dict:
     return {"clip": job.rel, "output": job.name, "status": "failed", "throw_in_frame": None, "throw_in_s": None,
-            "events": None, "events_by_code": None, "processing_s": None, "error": None}
+            "events": None, "events_by_code": None, "warnings": None, "processing_s": None, "error": None}
 
 
 def process_clip(job: ClipJob, progress: Callable[[int, int], None] | None = None) -> dict:
@@ -335,6 +337,7 @@ def process_clip(job: ClipJob, progress: Callable[[int, int], None] | None = Non
         ti = report["throw_in"]
         row.update(status="ok", throw_in_frame=ti["frame"], throw_in_s=ti["t"], events=len(report["events"]),
                    events_by_code=dict(report["summary"]["events_by_code"]),
+                   warnings="; ".join((report.get("coverage") or {}).get("warnings", [])),
                    processing_s=round(time.perf_counter() - started, 2))
         write_json(staging / MARKER, {"version": 1, "clip": job.rel, "input": stamp,
                                       "finished_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -503,7 +506,7 @@ def _execute(jobs: list[ClipJob], workers: int, ctx, bars: _Bars, record: Callab
 # ------------------------------------------------------------------------------------
 def summary_csv(rows: Sequence[dict]) -> str:
     extra = sorted({c for r in rows for c in (r.get("events_by_code") or {})} - set(VIOLATION_CODES))
-    cols = CSV_COLUMNS[:-3] + extra + CSV_COLUMNS[-3:]
+    cols = CSV_COLUMNS[:-CSV_TAIL] + extra + CSV_COLUMNS[-CSV_TAIL:]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(cols)
