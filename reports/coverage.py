@@ -27,10 +27,10 @@ def line_up_coverage(frames: list[dict], teams: list[str], per_team: int = PLAYE
            "placed_median": {t: (float(np.median(c)) if len(c) else None) for t, c in counts.items()},
            "short_share": {t: (round(float(np.mean(c < per_team)), 3) if len(c) else None) for t, c in counts.items()},
            "warnings": []}
-    for team, c in counts.items():
-        if len(c) and np.mean(c < per_team) > SHORT_SHARE:
+    for team, short in out["short_share"].items():
+        if short is not None and short > SHORT_SHARE:
             out["warnings"].append(
-                f"{team}: a median of {np.median(c):g} of {per_team} players placed over the {len(c)} line-up "
-                f"frames (fewer than {per_team} in {np.mean(c < per_team):.0%}); the verdicts say nothing of "
-                f"the players not placed")
+                f"{team}: a median of {out['placed_median'][team]:g} of {per_team} players placed over the "
+                f"{len(lineup)} line-up frames (fewer than {per_team} in {short:.0%}); the verdicts say nothing "
+                f"of the players not placed")
     return out
