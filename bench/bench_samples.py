@@ -2,7 +2,8 @@
 boxes with --truth-boxes) then `evaluate` against the clip's truth, as a Markdown table
 against the issue's thresholds (events P/R >= 0.95, median position error <= 0.5 yd (1.0 on
 the panning clip), p95 <= 1.5 yd, throw-in within 3 frames), and the share of the players in
-view that the run placed ("players placed": the error figures say nothing of the others),
+view that the run placed ("players placed": the error figures say nothing of the others; and
+over the line-up alone, the median number placed of each team's four: report.json coverage),
 and how honest the reported uncertainty is (errors along each axis within two sigmas: 0.95
 for normal errors with true sigmas).
 
@@ -110,12 +111,15 @@ def main() -> None:
             report, _ = analyze_to_folder(clip, tmp, opts, detector=det, debrief=False)
         s = evaluate_report(report, truth)
         s["seconds"] = round(time.perf_counter() - t0, 1)
+        lineup = report.get("coverage", {}).get("placed_median", {})
+        s["line_up_placed_median"] = lineup
         scores[name] = s
         ti = "none" if s["throw_in_frame"] is None else f"{s['throw_in_frame']} ({s['truth_throw_in_frame']})"
         cov = "-" if s.get("position_coverage") is None else f"{s['position_coverage']:.2f}"
         honest = "-" if s.get("errors_within_2_sigma") is None else f"{s['errors_within_2_sigma']:.2f}"
+        placed = " / ".join("-" if v is None else f"{v:g}" for v in lineup.values()) or "-"
         rows.append(f"| {name} | {s['event_precision']:.2f} / {s['event_recall']:.2f} | "
-                    f"{s['position_error_median_yd']:.2f} / {s['position_error_p95_yd']:.2f} | {honest} | {cov} | {ti} | "
+                    f"{s['position_error_median_yd']:.2f} / {s['position_error_p95_yd']:.2f} | {honest} | {cov} | {placed} | {ti} | "
                     f"{s['id_switches']} | {'yes' if meets(name, s) else 'no'} |")
         print(rows[-1], flush=True)
     what = "true boxes" if args.truth_boxes else f"shipped detector ({detector.runtime}, {detector.path.name})"
@@ -125,8 +129,8 @@ def main() -> None:
             rendered.cleanup()
     print(f"\n{what}: {sum(meets(n, s) for n, s in scores.items())} of {len(scores)} clips meet every threshold")
     print("| clip | events P / R | position error median / p95, yd | errors within 2 sigma | players placed "
-          "| throw-in frame (truth) | id switches | meets |")
-    print("|---|---|---|---|---|---|---|---|")
+          "| line-up: players placed a team (median of 4) | throw-in frame (truth) | id switches | meets |")
+    print("|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
     if args.json:
         Path(args.json).write_text(json.dumps(scores, indent=1, default=str))
