@@ -34,3 +34,8 @@ def line_up_coverage(frames: list[dict], teams: list[str], per_team: int = PLAYE
                 f"{len(lineup)} line-up frames (fewer than {per_team} in {short:.0%}); the verdicts say nothing "
                 f"of the players not placed")
     return out
+
+
+def coverage_warnings(report: dict) -> list[str]:
+    """A report's coverage warnings (none for a report written before coverage was counted)."""
+    return list((report.get("coverage") or {}).get("warnings") or [])

@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from reports.atomic import write_json, write_text
+from reports.coverage import coverage_warnings
 from rules.verdicts import VIOLATION_CODES
 from vision.frame_store import DEFAULT_BUDGET_MB
 
@@ -337,7 +338,7 @@ def process_clip(job: ClipJob, progress: Callable[[int, int], None] | None = Non
         ti = report["throw_in"]
         row.update(status="ok", throw_in_frame=ti["frame"], throw_in_s=ti["t"], events=len(report["events"]),
                    events_by_code=dict(report["summary"]["events_by_code"]),
-                   warnings="; ".join((report.get("coverage") or {}).get("warnings", [])),
+                   warnings="; ".join(coverage_warnings(report)),
                    processing_s=round(time.perf_counter() - started, 2))
         write_json(staging / MARKER, {"version": 1, "clip": job.rel, "input": stamp,
                                       "finished_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
