@@ -20,6 +20,7 @@ from cli.main import main
 from synth.truth_detector import TruthDetector
 from vision.batch import (MARKER, BatchError, BatchSettings, ClipSettingsError, clip_options, completed_row,
                           find_clips, output_names, run_batch)
+from vision.sidecar import SidecarError
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_videos"
 FILES = ("clip.mp4", "truth.json", "calibration.json", "clip.polo.json")
@@ -226,6 +227,19 @@ def test_clip_options_from_sidecar_and_batch_flags(tmp_path):
     with pytest.raises(ClipSettingsError, match="defends"):
         clip_options(clip, BatchSettings())
     assert clip_options(clip, BatchSettings(defending={"red": "south", "blue": "north"})).calibration is None
+
+
+def test_hidden_horses_from_the_sidecar_or_the_batch_flag(tmp_path):
+    clip = _copy_sample("clean_lineup_pan", tmp_path / "c")
+    side = tmp_path / "c" / "clip.polo.json"
+    assert not clip_options(clip, BatchSettings()).hidden_horses
+    assert clip_options(clip, BatchSettings(hidden_horses=True)).hidden_horses
+    data = json.loads(side.read_text())
+    side.write_text(json.dumps({**data, "hidden_horses": True}))
+    assert clip_options(clip, BatchSettings()).hidden_horses
+    side.write_text(json.dumps({**data, "hidden_horses": "yes"}))
+    with pytest.raises(SidecarError, match="hidden_horses: expected true or false"):
+        clip_options(clip, BatchSettings())
 
 
 def test_bad_batches_are_refused(tmp_path):

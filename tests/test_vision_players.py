@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 
 from vision.detections import HORSE, RIDER, UMPIRE, Detections
-from vision.players import pair_units, seat_score
+from vision.players import horse_from_person, pair_units, seat_score
+from vision.positions import ground_point_px
 
 TRUTH = Path(__file__).resolve().parents[1] / "sample_videos" / "slow_returner_red2" / "truth.json"
 
@@ -69,3 +70,70 @@ def test_seat_score_peaks_half_way_down_the_horse():
     scores = [float(seat_score(rider(b), horse)[0, 0]) for b in (110.0, 130.0, 152.0, 175.0, 195.0)]
     assert scores[2] == max(scores) and scores[2] > 0.9
     assert scores[0] == 0.0 and scores[-1] == 0.0       # boots at the horse's top, or at its hooves
+
+
+PAN = Path(__file__).resolve().parents[1] / "sample_videos" / "clean_lineup_pan" / "truth.json"
+
+
+def _visible_boxes(truth: Path, index: int, min_visible: float = 0.25):
+    """Detections from the renderer's true boxes of a frame, parts at least `min_visible` in
+    view (the truth detector's rule), and {object id: true ground point} of the mounted ones."""
+    fr = json.loads(truth.read_text())["frames"][index]
+    boxes, classes, ground = [], [], {}
+    for o in fr["objects"]:
+        for part, cls in (("horse", HORSE), ("rider", RIDER), ("umpire", UMPIRE)):
+            if part in o["boxes"] and o["part_visible"].get(part, 1.0) >= min_visible:
+                boxes.append(o["boxes"][part]), classes.append(cls)
+        if "horse" in o["boxes"]:
+            ground[o["id"]] = np.array(o["ground_px"])
+    det = Detections(np.array(boxes, np.float32), np.array(classes), np.full(len(boxes), 0.9, np.float32))
+    return det, ground
+
+
+def test_riders_of_hidden_horses_are_units_placed_near_their_horses_ground():
+    """clean_lineup_pan frame 0: the camera looks along the ranks; of each team's four horses
+    only the first is 25% in view, while every rider is (48-64%). Without hidden-horse units
+    the frame has three units (two horses and the umpire's); with them, all nine, each implied
+    ground point within 6% of its horse's height of the true one."""
+    det, ground = _visible_boxes(PAN, 0)
+    assert len(pair_units(det)) == 3
+    units = pair_units(det, hidden_horses=True)
+    assert len(units) == 9 and units.inferred.sum() == 6
+    g = ground_point_px(units.horse_xyxy)
+    truth = np.array(list(ground.values()))
+    for k in np.flatnonzero(units.inferred):
+        d = np.hypot(*(truth - g[k]).T)
+        assert d.min() < 0.06 * (units.horse_xyxy[k, 3] - units.horse_xyxy[k, 1])
+        assert not units.is_umpire[k]
+    # each implied unit is a different player: no two nearest the same true horse
+    nearest = [int(np.argmin(np.hypot(*(truth - g[k]).T))) for k in range(len(units))]
+    assert len(set(nearest)) == 9
+
+
+def test_a_rider_over_a_found_horse_makes_no_second_unit():
+    """With every pairing refused (min_score above 1), the riders of slow_returner_red2's
+    frame 100, whose horses are all found, imply ground points on those horses: no unit is
+    added for them."""
+    det, _ = _visible_boxes(TRUTH, 100)
+    units = pair_units(det, min_score=1.01, hidden_horses=True)
+    assert (units.person_index < 0).all() and not units.inferred.any()
+    assert len(units) == int((det.class_id == HORSE).sum())
+
+
+def test_only_a_rider_whose_horse_would_be_hidden_by_one_in_front_makes_a_unit():
+    """A rider 60 px tall implies a horse whose hooves are at ~202 px; with a horse in front
+    (lower in the image) covering them he is a unit of his own, on his implied horse; in clear
+    view (a horse the detector missed) he is not. A standing person's tall, narrow box never is."""
+    rider, front = [100, 100, 130, 160], [95, 150, 140, 240]
+    tall = [300, 100, 320, 180]
+    det = Detections(np.array([rider, front, tall], np.float32), np.array([RIDER, HORSE, RIDER]),
+                     np.full(3, 0.9, np.float32))
+    units = pair_units(det, hidden_horses=True)
+    assert len(units) == 2 and units.inferred.tolist() == [False, True]
+    assert units.person_index.tolist() == [-1, 0]
+    box = horse_from_person(det.xyxy[:1])[0]
+    np.testing.assert_allclose(units.horse_xyxy[1], box)
+    assert abs(ground_point_px(box[None])[0, 1] - (160 + 0.704 * 60)) < 1e-3
+    alone = Detections(det.xyxy[[0, 2]], np.array([RIDER, RIDER]), np.full(2, 0.9, np.float32))
+    assert len(pair_units(alone, hidden_horses=True)) == 0
+    assert len(pair_units(det)) == 1

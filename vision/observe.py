@@ -37,6 +37,7 @@ class FrameObs:
     field_yd: np.ndarray          # (N, 2)
     ball_px: np.ndarray | None    # (2,) centre of the best ball detection
     ball_yd: np.ndarray | None
+    inferred: np.ndarray | None = None   # (N,) the horse box is implied by its rider's (horse hidden)
 
 
 @dataclass
@@ -55,6 +56,7 @@ class Observer:
     umpire_cues: str = "both"
     ball: object | None = None     # a vision.ball.BallFollower: looks for the ball the detector missed
     motion_ball: object | None = None  # a vision.ball_motion.MotionBallFinder: the thrown ball from motion
+    hidden_horses: bool = False    # riders of hidden horses are units (vision.players.pair_units)
     frames: list[FrameObs] = field(default_factory=list)
     _ball_last: tuple | None = None     # (time s, field yd, at an umpire, in his hands) of the last ball seen
     looks: list[tuple] = field(default_factory=list)   # (frame position, track id, Appearance, umpire said)
@@ -63,7 +65,7 @@ class Observer:
         if det is None:
             det = self.detector(frame, index=index) if getattr(self.detector, "wants_index", False) \
                 else self.detector(frame)
-        units = pair_units(det)
+        units = pair_units(det, hidden_horses=self.hidden_horses)
         H, ok = self.H0, True
         if self.camera is not None:
             step = self.camera.update(frame, exclude_boxes=det.xyxy)
@@ -121,7 +123,7 @@ class Observer:
             if self.motion_ball is not None:
                 self.motion_ball.mark_seen(index)
         obs = FrameObs(index, t, H, ok, ids, units.horse_xyxy, units.person_xyxy,
-                       units.is_umpire, ground, field_yd, ball_px, ball_yd)
+                       units.is_umpire, ground, field_yd, ball_px, ball_yd, units.inferred)
         self.frames.append(obs)
         return obs
 

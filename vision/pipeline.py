@@ -63,6 +63,7 @@ class AnalyzeOptions:
     max_gap_s: float = 1.0                           # bridge a track's occlusions up to this long
     track_space: str = "field"                       # vision.tracking.SPACES: track in yards or in pixels
     split_swaps: bool = True                         # exchange ids back / cut tracks whose looks change team (vision.swaps)
+    hidden_horses: bool = False                      # a rider whose horse is hidden is a unit (vision.players)
     moving_camera: bool = True                       # follow pan/zoom from the field itself
     annotate: bool = True
     frame_memory_mb: float = DEFAULT_BUDGET_MB       # decoded frames kept for the annotated clip (vision.frame_store)
@@ -156,7 +157,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                    # The rider/umpire classifier sees the stripes at full resolution: it alone decides.
                    umpire_cues="detector" if getattr(detector, "kind", None) is not None else "both",
                    ball=BallFollower(finder) if finder is not None else None,
-                   motion_ball=MotionBallFinder() if opts.ball_motion else None)
+                   motion_ball=MotionBallFinder() if opts.ball_motion else None,
+                   hidden_horses=opts.hidden_horses)
     total = reader.n_frames
     # Pass two (annotated.mp4) draws on these same frames: keep what fits the budget.
     kept = FrameStore(opts.frame_memory_mb if opts.annotate else 0)
@@ -185,12 +187,15 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     raw = np.full((len(tids), F, 2), np.nan)
     boxes = np.full((len(tids), F, 4), np.nan)
     persons = np.full((len(tids), F, 4), np.nan)
+    inferred = np.zeros((len(tids), F))
     for fi, f in enumerate(frames):
         for k, tid in enumerate(f.track_ids):
             if int(tid) in col:
                 raw[col[int(tid)], fi] = f.field_yd[k]
                 boxes[col[int(tid)], fi] = f.horse_xyxy[k]
                 persons[col[int(tid)], fi] = f.person_xyxy[k]
+                if f.inferred is not None:
+                    inferred[col[int(tid)], fi] = f.inferred[k]
     max_gap = int(round(opts.max_gap_s * fps / opts.stride))
     # A moving horse's box stands higher off the ground than a still one's: place each
     # horse again with the ground point for its speed, measured on a first smoothing (not
@@ -198,7 +203,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     # ground under its rider's head counts as much as the edge is hidden).
     first = smooth_tracks(fill_gaps(raw, max_gap)[0], opts.smooth_window)
     speed = fill_speeds(phase_mod.speeds(first, t, phase_mod.SPEED_WINDOW_S))
-    hidden = hidden_share(boxes)
+    hidden = np.maximum(hidden_share(boxes), inferred)     # an implied horse box: wholly a guess
     raw = moving_ground(raw, boxes, [f.H for f in frames], speed, hidden, persons)
     raw, interpolated = fill_gaps(raw, max_gap)
     xy = smooth_tracks(raw, opts.smooth_window)

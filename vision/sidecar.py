@@ -9,7 +9,8 @@ Format (every key optional; command-line options win over the file):
    "calibration": "calibration.json",          # a path relative to the sidecar, or the calibration object itself
    "team_colours": {"red": "#c82828", "blue": [25, 80, 190]},   # hex RGB, or a BGR list
    "throw_in_frame": 62,
-   "field": {"length_yd": 300, "width_yd": 160}}
+   "field": {"length_yd": 300, "width_yd": 160},
+   "hidden_horses": true}                      # a camera looking along the line-up's ranks (vision.players)
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-KEYS = {"defending", "calibration", "team_colours", "throw_in_frame", "field"}
+KEYS = {"defending", "calibration", "team_colours", "throw_in_frame", "field", "hidden_horses"}
 
 
 class SidecarError(ValueError):
@@ -69,5 +70,7 @@ def load_sidecar(video: str | Path) -> dict:
         out["team_colours"] = {t: parse_colour(c, f"{path}: team_colours.{t}") for t, c in out["team_colours"].items()}
     if "throw_in_frame" in out and not (isinstance(out["throw_in_frame"], int) and out["throw_in_frame"] >= 0):
         raise SidecarError(f"{path}: throw_in_frame: expected a frame number")
+    if "hidden_horses" in out and not isinstance(out["hidden_horses"], bool):
+        raise SidecarError(f"{path}: hidden_horses: expected true or false")
     out["_path"] = str(path)
     return out

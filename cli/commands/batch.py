@@ -20,7 +20,7 @@ def run(args: argparse.Namespace) -> int:
                              model=args.model, class_map=class_map, imgsz=args.imgsz, runtime=args.runtime, ball_model=args.ball_model,
                           ball_motion=not args.no_ball_motion, kind_model=args.kind_model,
                           refine_model=args.refine_model, conf=args.conf,
-                             stride=args.stride, min_run=args.min_run, margin_sigmas=args.margin_sigmas, track_space=args.track_space, annotate=not args.no_video,
+                             stride=args.stride, min_run=args.min_run, margin_sigmas=args.margin_sigmas, track_space=args.track_space, hidden_horses=args.hidden_horses, annotate=not args.no_video,
                              moving_camera=not args.static_camera, frame_memory_mb=args.frame_memory_mb)
     try:
         result = run_batch(args.inputs, args.out, settings, workers=args.workers, force=args.force,
