@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 
 from vision.detections import HORSE, RIDER, UMPIRE, Detections
-from vision.players import horse_from_person, pair_units, seat_score
-from vision.positions import ground_point_px
+from vision.players import Units, horse_from_person, pair_units, seat_score
+from vision.positions import GAIT_DROP, ground_point_px
 
 TRUTH = Path(__file__).resolve().parents[1] / "sample_videos" / "slow_returner_red2" / "truth.json"
 
@@ -137,3 +137,33 @@ def test_only_a_rider_whose_horse_would_be_hidden_by_one_in_front_makes_a_unit()
     alone = Detections(det.xyxy[[0, 2]], np.array([RIDER, RIDER]), np.full(2, 0.9, np.float32))
     assert len(pair_units(alone, hidden_horses=True)) == 0
     assert len(pair_units(det)) == 1
+
+
+def _units(ground_xy, inferred):
+    """Units whose ground points (positions.ground_point_px) are `ground_xy` (N, 2) px."""
+    g = np.asarray(ground_xy, np.float32)
+    h = 100.0
+    boxes = np.stack([g[:, 0] - 20, g[:, 1] + GAIT_DROP[0] * h - h, g[:, 0] + 20, g[:, 1] + GAIT_DROP[0] * h], axis=1)
+    n = len(g)
+    return Units(boxes.astype(np.float32), np.full((n, 4), np.nan, np.float32), np.zeros(n, bool),
+                 np.full(n, 0.9, np.float32), np.full(n, -1), np.zeros(n, np.float32), np.asarray(inferred, bool))
+
+
+def test_an_implied_horse_where_a_detected_horse_stood_a_moment_ago_is_dropped():
+    """--hidden-horses on a line-up the detector sees: a horse it misses for a frame is
+    bridged by the tracker; its rider's implied horse (0.7-1 yd off) would make the track jump
+    to a neighbour. So an implied unit within RECENT_HORSE_YD of a horse detected in the last
+    RECENT_HORSE_S is dropped; one where no horse was seen (a rank filmed end-on) is kept."""
+    from vision.observe import RECENT_HORSE_S, RECENT_HORSE_YD, Observer
+    obs = Observer(detector=None, voter=None, tracker=None, camera=None, H0=np.eye(3), hidden_horses=True)
+    seen = _units([[10.0, 10.0], [20.0, 10.0]], [False, False])
+    g = ground_point_px(seen.horse_xyxy)
+    obs._drop_recently_seen(seen, g, g, t=0.0)                   # H = identity: pixels are yards
+    now = _units([[20.0, 10.0], [10.5, 10.2], [30.0, 10.0]], [False, True, True])
+    g = ground_point_px(now.horse_xyxy)
+    units, ground, field_yd = obs._drop_recently_seen(now, g, g, t=0.5)
+    assert units.inferred.tolist() == [False, True] and np.allclose(field_yd[:, 0], [20.0, 30.0])
+    assert RECENT_HORSE_YD > 0.5 and len(units) == len(ground)
+    later = _units([[10.5, 10.2]], [True])                        # the first horse not seen since t=0
+    g = ground_point_px(later.horse_xyxy)
+    assert len(obs._drop_recently_seen(later, g, g, t=0.5 + RECENT_HORSE_S + 0.1)[0]) == 1

@@ -18,6 +18,9 @@ from vision.teams import IdentityVoter, describe
 from vision.tracking import UnitTracker
 
 
+RECENT_HORSE_S = 1.0    # --hidden-horses: a rider's implied horse is not used where a detected horse stood
+RECENT_HORSE_YD = 1.5   # this near within this long: the detector missed a horse it sees, and the tracker
+                        # bridges that better than the implied box (median 0.7-1 yd off) would
 REACQUIRE_S = 4.0       # a lost ball is looked for near the player nearest its last sighting this long
 VOTE_MIN_SEAT = 0.4     # pairing score (vision.players.seat_score) a look needs to vote: true pairs
                         # score 0.46 and up (the renderer's boxes, all sample clips), a neighbour's rider ~0.33
@@ -58,6 +61,7 @@ class Observer:
     motion_ball: object | None = None  # a vision.ball_motion.MotionBallFinder: the thrown ball from motion
     hidden_horses: bool = False    # riders of hidden horses are units (vision.players.pair_units)
     frames: list[FrameObs] = field(default_factory=list)
+    _horses_seen: list[tuple] = field(default_factory=list)   # (time s, field yd (N, 2)) of detected horses
     _ball_last: tuple | None = None     # (time s, field yd, at an umpire, in his hands) of the last ball seen
     looks: list[tuple] = field(default_factory=list)   # (frame position, track id, Appearance, umpire said)
 
@@ -72,6 +76,8 @@ class Observer:
             H, ok = step.H, step.ok
         ground = ground_point_px(units.horse_xyxy)
         field_yd = image_to_field(H, ground) if len(ground) else np.zeros((0, 2))
+        if self.hidden_horses:
+            units, ground, field_yd = self._drop_recently_seen(units, ground, field_yd, t)
         # The camera's motion since the last frame, pixels to pixels (None when it is fixed, or
         # when the tracker works in yards and has no use for it).
         motion = None
@@ -126,6 +132,22 @@ class Observer:
                        units.is_umpire, ground, field_yd, ball_px, ball_yd, units.inferred)
         self.frames.append(obs)
         return obs
+
+    def _drop_recently_seen(self, units, ground: np.ndarray, field_yd: np.ndarray, t: float):
+        """Implied units (vision.players, hidden horses) within RECENT_HORSE_YD of a horse the
+        detector found in the last RECENT_HORSE_S are dropped: that horse is only missed now."""
+        self._horses_seen = [(s, xy) for s, xy in self._horses_seen if t - s <= RECENT_HORSE_S]
+        inferred = units.inferred if units.inferred is not None else np.zeros(len(units), bool)
+        keep = np.ones(len(units), bool)
+        seen = np.concatenate([xy for _s, xy in self._horses_seen]) if self._horses_seen else np.zeros((0, 2))
+        if inferred.any() and len(seen):
+            k = np.flatnonzero(inferred)
+            d = np.hypot(field_yd[k, None, 0] - seen[None, :, 0], field_yd[k, None, 1] - seen[None, :, 1])
+            keep[k[np.nanmin(d, axis=1) < RECENT_HORSE_YD]] = False
+        self._horses_seen.append((t, field_yd[~inferred]))
+        if keep.all():
+            return units, ground, field_yd
+        return units.subset(keep), ground[keep], field_yd[keep]
 
     def _ball_lost_near(self, units, field_yd: np.ndarray) -> np.ndarray | None:
         """Where to look for a lost ball: the horse (its box's lower middle, px) nearest on the

@@ -58,6 +58,12 @@ class Units:
     def __len__(self) -> int:
         return len(self.is_umpire)
 
+    def subset(self, keep: np.ndarray) -> "Units":
+        """The units where `keep` (N,) bool is true."""
+        pick = lambda a: None if a is None else a[keep]          # noqa: E731
+        return Units(self.horse_xyxy[keep], self.person_xyxy[keep], self.is_umpire[keep], self.confidence[keep],
+                     self.person_index[keep], pick(self.seat), pick(self.inferred))
+
 
 def seat_score(person: np.ndarray, horse: np.ndarray) -> np.ndarray:
     """(P, H) how well each person box sits on each horse box; 0 = impossible, 1 = perfect."""
