@@ -134,3 +134,55 @@ def test_no_exchange_when_only_one_track_changes_team_or_they_are_far_apart():
     assert exchange_swaps(frames, voter, looks) == []
     frames, looks, voter = _exchange_scene(swap_at=None)
     assert exchange_swaps(frames, voter, looks) == []
+
+
+def _moving_frames(n, paths):
+    """`n` frames of tracks {id: function(frame position) -> (x, y) yd}, 25 frames/s, with a
+    little position noise."""
+    rng = np.random.default_rng(3)
+    frames = []
+    for pos in range(n):
+        f = _frame(pos, list(paths))
+        f.field_yd = np.array([p(pos) for p in paths.values()], float) + rng.normal(0, 0.15, (len(paths), 2))
+        frames.append(f)
+    return frames
+
+
+def test_a_rider_passing_a_standing_one_keeps_his_id_by_motion():
+    """wrong_side_plays_early, simplified: track 1 rides at 6 yd/s towards track 2, who stands;
+    at the touch (frame 40) the tracker carried each id onto the other player, so track 1
+    stops dead there and track 2 rides off at 6 yd/s the same way. With no looks to tell,
+    exchange_by_motion gives each id its own player back from the touch on."""
+    from vision.swaps import exchange_by_motion
+    ride = lambda p: (150.0, 80.0 - 0.24 * p)                 # noqa: E731  6 yd/s, at 70.4 at frame 40
+    stand = lambda p: (150.3, 70.4)                          # noqa: E731
+    frames = _moving_frames(80, {1: lambda p: ride(p) if p < 40 else stand(p),
+                                 2: lambda p: stand(p) if p < 40 else ride(p)})
+    voter = IdentityVoter(hints={"red": RED, "blue": BLUE})
+    done = exchange_by_motion(frames, voter, [])
+    assert len(done) == 1 and {done[0][0], done[0][1]} == {1, 2} and 34 <= done[0][2] <= 42
+    at = done[0][2]
+    y1 = [f.field_yd[list(f.track_ids).index(1), 1] for f in frames]
+    assert y1[at + 10] < y1[at - 10] - 3                      # id 1 rides on through the touch
+    # two riders going the same way side by side, or passing each other, keep their ids
+    for other in (lambda p: (150.4, 80.5 - 0.24 * p), lambda p: (150.4, 60.0 + 0.24 * p)):
+        frames = _moving_frames(80, {1: ride, 2: other})
+        assert exchange_by_motion(frames, IdentityVoter(hints={"red": RED, "blue": BLUE}), []) == []
+
+
+def test_standing_neighbours_are_never_exchanged_by_motion():
+    from vision.swaps import exchange_by_motion
+    frames = _moving_frames(60, {1: lambda p: (150.0, 70.0), 2: lambda p: (150.0, 70.8), 3: lambda p: (150.9, 70.4)})
+    assert exchange_by_motion(frames, IdentityVoter(hints={"red": RED, "blue": BLUE}), []) == []
+
+
+def test_riders_crossing_head_on_whose_ids_were_exchanged_get_them_back():
+    from vision.swaps import exchange_by_motion
+    north = lambda p: (150.0, 60.0 + 0.24 * p)              # noqa: E731  they meet at frame ~42
+    south = lambda p: (150.4, 80.0 - 0.24 * p)              # noqa: E731
+    frames = _moving_frames(84, {1: lambda p: north(p) if p < 42 else south(p),
+                                 2: lambda p: south(p) if p < 42 else north(p)})
+    done = exchange_by_motion(frames, IdentityVoter(hints={"red": RED, "blue": BLUE}), [])
+    assert len(done) == 1 and 36 <= done[0][2] <= 44
+    y1 = [f.field_yd[list(f.track_ids).index(1), 1] for f in frames]
+    assert y1[-1] > y1[0] + 15                                 # id 1 went north all along

@@ -27,7 +27,7 @@ from vision.observe import Observer, umpire_class_known
 from vision.openvino_cpu import precision_name
 from vision.plays import detect_plays
 from vision.roster import limit_roster
-from vision.swaps import exchange_swaps, named_looks, split_swaps
+from vision.swaps import exchange_by_motion, exchange_swaps, named_looks, split_swaps
 from vision.positions import (fill_gaps, fill_speeds, hidden_edge_px, hidden_share, largest_sigma, moving_ground,
                               position_cov, smooth_tracks)
 from vision.teams import UMPIRE, IdentityVoter
@@ -173,6 +173,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     reader.close()
     frames = obs.frames
     exchanges = exchange_swaps(frames, voter, obs.looks) if opts.split_swaps else []
+    moved = exchange_by_motion(frames, voter, obs.looks) if opts.split_swaps else []
     swaps = split_swaps(frames, voter, obs.looks) if opts.split_swaps else []
     F = len(frames)
     t = np.array([f.t for f in frames])
@@ -252,7 +253,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                         "positions_doubled": roster.doubled_positions}
     report["events_withheld"] = withheld
     report["coverage"] = line_up_coverage(report["frames"], list(opts.defending), PLAYERS_PER_TEAM)
-    report["tracks_exchanged"] = [{"track_ids": [a, b], "frame": frames[p].index} for a, b, p in exchanges]
+    report["tracks_exchanged"] = [{"track_ids": [a, b], "frame": frames[p].index, "by": by}
+                                  for by, done in (("looks", exchanges), ("motion", moved)) for a, b, p in done]
     report["tracks_cut_at_team_change"] = [{"track_id": a, "new_track_id": b, "frame": frames[p].index}
                                            for a, b, p in swaps]
     report["detector"] = {"model": str(getattr(detector, "path", None)), "runtime": getattr(detector, "runtime", None),

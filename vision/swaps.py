@@ -13,6 +13,13 @@ exchange their ids: each track's looks change team at the same moment, the other
 Cutting both would lose who each player was in the line-up, which the wrong-side play rule
 needs; `exchange_swaps` (run first) gives each track its own player back by exchanging the
 two tracks' ids from that frame on.
+
+Half-hidden riders give few looks. Where two tracks touch and there are too few looks to
+tell, their motion can: a horse riding on does not stop dead at the moment another, standing
+beside it, rides off the same way. `exchange_by_motion` exchanges two tracks' ids where their
+velocities before and after the touch fit far better exchanged (wrong_side_plays_early: Red
+#4 rides past Blue #4 at 0.3 yd, Blue #4's track carries on with him, and the play he makes
+is given to Blue).
 """
 from __future__ import annotations
 
@@ -27,6 +34,12 @@ EXCHANGE_WINDOW = 15     # frames of looks on each side of an exchange ...
 EXCHANGE_LOOKS = 2       # ... at least this many voting looks each side, for each track ...
 EXCHANGE_PURITY = 0.75   # ... and this share of them one team's
 EXCHANGE_NEAR_YD = 2.0   # the two tracks this close at the exchange
+MOTION_NEAR_YD = 1.5     # exchange_by_motion: the two tracks this close (raw positions) ...
+MOTION_SPAN = 12         # ... velocities fitted over this many frames each side ...
+MOTION_SKIP = 2          # ... leaving out this many frames next to the touch (the boxes merge there)
+MOTION_MIN_SEEN = 6      # ... from at least this many positions each side, each track
+MOTION_GAIN_YDS = 4.0    # exchanged, the velocity changes must shrink by at least this (yd/s) ...
+MOTION_SHARE = 0.35      # ... to at most this share of what they are as tracked
 
 
 def change_point(names: list[str | None], min_looks: int = MIN_LOOKS, purity: float = PURITY) -> int | None:
@@ -229,16 +242,78 @@ def exchange_swaps(frames: list, voter, looks: list[tuple], window: int = EXCHAN
             seq[a], seq[b] = seq[a][:ka] + seq[b][kb:], seq[b][:kb] + seq[a][ka:]
             last_pair[pair] = at
             done.append((a, b, at))
-    if done:
-        swapped = {t for a, b, _ in done for t in (a, b)}
-        for k, (pos, tid, look, said) in enumerate(looks):
-            for a, b, at in done:            # in time order: each exchange applies from its frame on
-                if pos >= at and tid in (a, b):
-                    tid = b if tid == a else a
-            looks[k] = (pos, tid, look, said)
-        for tid in swapped:
-            voter.forget(tid)
-        for pos, tid, look, said in looks:
-            if tid in swapped:
-                voter.observe(tid, look, umpire=said)
+    _redo_looks(done, looks, voter)
+    return done
+
+
+def _redo_looks(done: list[tuple[int, int, int]], looks: list[tuple], voter) -> None:
+    """After exchanges (a, b, frame position, in time order): rewrite the looks' track ids
+    and redo the two tracks' votes."""
+    if not done:
+        return
+    swapped = {t for a, b, _ in done for t in (a, b)}
+    for k, (pos, tid, look, said) in enumerate(looks):
+        for a, b, at in done:            # in time order: each exchange applies from its frame on
+            if pos >= at and tid in (a, b):
+                tid = b if tid == a else a
+        looks[k] = (pos, tid, look, said)
+    for tid in swapped:
+        voter.forget(tid)
+    for pos, tid, look, said in looks:
+        if tid in swapped:
+            voter.observe(tid, look, umpire=said)
+
+
+def _velocity(frames: list, tid: int, lo: int, hi: int) -> np.ndarray | None:
+    """(2,) yd/s: the least-squares slope of track `tid`'s raw field positions over frame
+    positions [lo, hi), or None with fewer than MOTION_MIN_SEEN of them."""
+    ts, xy = [], []
+    for pos in range(max(lo, 0), min(hi, len(frames))):
+        f = frames[pos]
+        k = np.flatnonzero(f.track_ids == tid)
+        if len(k) and np.isfinite(f.field_yd[k[0]]).all():
+            ts.append(f.t), xy.append(f.field_yd[k[0]])
+    if len(ts) < MOTION_MIN_SEEN:
+        return None
+    t = np.array(ts) - ts[0]
+    A = np.c_[t, np.ones(len(t))]
+    return np.linalg.lstsq(A, np.array(xy), rcond=None)[0][0]
+
+
+def exchange_by_motion(frames: list, voter, looks: list[tuple], near_yd: float = MOTION_NEAR_YD,
+                       span: int = MOTION_SPAN, skip: int = MOTION_SKIP) -> list[tuple[int, int, int]]:
+    """Exchange two tracks' ids from the frame where they touch (raw positions within
+    `near_yd`) when their velocities (over `span` frames each side, `skip` frames from the
+    touch left out) change by MOTION_GAIN_YDS less exchanged than as tracked, and exchanged
+    by at most MOTION_SHARE of it: a track that rode on stops dead as the other, standing
+    beside it, rides off. Umpires' tracks are left alone. `frames` (their track_ids) and
+    `looks` are rewritten and the votes redone, as by exchange_swaps. Returns (a, b, frame
+    position) per exchange, in time order."""
+    done = []
+    last_pair: dict[tuple[int, int], int] = {}
+    for pos, f in enumerate(frames):
+        ids = f.track_ids
+        live = np.flatnonzero((ids >= 0) & np.isfinite(f.field_yd).all(axis=1))
+        xy = f.field_yd[live]
+        close = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) < near_yd
+        for i, j in zip(*np.nonzero(np.triu(close, 1))):
+            a, b = int(ids[live[i]]), int(ids[live[j]])
+            pair = (min(a, b), max(a, b))
+            if pos - last_pair.get(pair, -2 * span) < 2 * span or voter.is_umpire(a) or voter.is_umpire(b):
+                continue
+            v = [_velocity(frames, t, lo, hi) for t in (a, b)
+                 for lo, hi in ((pos - skip - span, pos - skip), (pos + skip + 1, pos + skip + 1 + span))]
+            if any(x is None for x in v):
+                continue
+            a_in, a_out, b_in, b_out = v
+            kept = np.hypot(*(a_out - a_in)) + np.hypot(*(b_out - b_in))
+            swapped = np.hypot(*(b_out - a_in)) + np.hypot(*(a_out - b_in))
+            if kept - swapped < MOTION_GAIN_YDS or swapped > MOTION_SHARE * kept:
+                continue
+            for g in frames[pos:]:
+                in_a, in_b = g.track_ids == a, g.track_ids == b
+                g.track_ids[in_a], g.track_ids[in_b] = b, a
+            last_pair[pair] = pos
+            done.append((a, b, pos))
+    _redo_looks(done, looks, voter)
     return done
