@@ -153,3 +153,20 @@ def test_a_ball_seen_in_hand_long_before_does_not_vouch_for_two_stray_sightings(
     assert ti.method == "players" and abs(ti.frame - 70) <= 1
     ti = detect_throw_in(T, _players(70), ball(51), UMPIRE)
     assert (ti.method, ti.frame) == ("ball", 60 - RELEASE_LAG_FRAMES)
+
+
+def test_a_fleck_held_still_above_the_umpires_head_does_not_vouch_for_a_throw():
+    """Held-out clean_lineup (session 16): a white fleck still for two frames 0.4-0.7 box
+    heights above the umpire's box, then two unrelated sightings 80 px apart in consecutive
+    frames, passed for a ball seen in hand and thrown (two sightings are enough after a ball
+    in hand). Only a ball inside his box (grown by 10% of its height) is in his hand; the
+    same pattern from inside it is still a throw."""
+    from vision.phase import throw_in_from_ball
+    ball = np.full((F, 2), np.nan)
+    above = np.array([545.0, 140.0])                     # 60 px above the box top (200), 100 tall
+    ball[50:52] = above
+    ball[55], ball[56] = (490.0, 120.0), (570.0, 145.0)
+    assert throw_in_from_ball(ball, UMPIRE) is None
+    ball[50:52] = HAND
+    ball[55], ball[56] = HAND + (14.0, 5.0), HAND + (28.0, 10.0)
+    assert throw_in_from_ball(ball, UMPIRE) == 55 - RELEASE_LAG_FRAMES

@@ -22,6 +22,7 @@ from rules.document import LINEUP, PLAY, THROW_IN
 HELD_RECENT_FRAMES = 25      # a ball seen in hand vouches for a throw of two sightings this long after
                              # (a second at 25 frames/s; a re-rendered jostling_at_centre: a fleck held
                              # at frame ~75, two scattered ones at 105 and 107 made a throw-in)
+HAND_MARGIN = 0.1            # "in his hand": inside the umpire's box grown by this share of its height
 RELEASE_LAG_FRAMES = 1       # the ball is first seen clear of the hand about a frame after its release
 THROW_SPEED = 0.06           # a thrown ball moves at least this many umpire box heights a frame (measured
                              # 0.07-0.17 on the samples; a walking rider's white glove or breeches ~0.04)
@@ -66,8 +67,8 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     box height of the box centre, in the image: an airborne ball cannot be placed on the
     ground) that is away from where he held it, confirmed by a next sighting (within 3
     frames) that is not back in his hand; back-dated one frame to the release. A ball held
-    still (its offset from his box centre unchanged, to a twentieth of his height) is not
-    thrown; a lone sighting is not a throw, nor a slow one (THROW_SPEED), nor (unless the
+    still (its offset from his box centre unchanged, to a twentieth of his height; first seen
+    inside his box, grown by HAND_MARGIN) is not thrown; a lone sighting is not a throw, nor a slow one (THROW_SPEED), nor (unless the
     ball was seen in his hand first, within HELD_RECENT_FRAMES) two without a third in line
     with them. Sightings before frame `start` are not looked at."""
     cx = (umpire_box[:, 0] + umpire_box[:, 2]) / 2
@@ -78,6 +79,12 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
         d = np.hypot(off[:, 0], off[:, 1]) / h
     idx = np.flatnonzero(d < near)
     idx = idx[idx >= start]
+    # A ball held still is in his hand only inside his box (grown by HAND_MARGIN of its
+    # height): a fleck held still above his head is not a ball that can vouch for a throw.
+    grow = HAND_MARGIN * h
+    with np.errstate(invalid="ignore"):
+        hand = ((ball_px[:, 0] >= umpire_box[:, 0] - grow) & (ball_px[:, 0] <= umpire_box[:, 2] + grow)
+                & (ball_px[:, 1] >= umpire_box[:, 1] - grow) & (ball_px[:, 1] <= umpire_box[:, 3] + grow))
     held = None                                            # offset of the ball last seen in hand
     held_at = -1                                           # ... and its frame
     for k, a in enumerate(idx):
@@ -87,9 +94,9 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
         if held is not None and np.hypot(*(off[a] - held)) < 0.05 * h[a]:
             held, held_at = off[a], a                      # still in his hand
             continue
-        if held is None and nxt is not None and nxt - a <= 3 \
+        if held is None and nxt is not None and nxt - a <= 3 and hand[a] \
                 and np.hypot(*(off[nxt] - off[a])) < 0.02 * h[a] * (nxt - a):
-            held, held_at = off[a], a                      # first seen, held still
+            held, held_at = off[a], a                      # first seen, held still (in his hand)
             continue
         if nxt is None or nxt - a > 3:
             continue                                       # a lone sighting: not enough
