@@ -15,7 +15,7 @@ already rendered is reused. Sample i always gets seed SEED + i, i its place amon
 samples (with `--only` as well).
 
     .venv/bin/python bench/bench_samples.py [--truth-boxes] [--only NAME ...] [--runtime auto] [--json out.json]
-        [--model PATH] [--ball-model PATH|none] [--kind-model PATH|none] [--refine-model PATH|none] [--hidden-horses]
+        [--model PATH] [--ball-model PATH|none] [--kind-model PATH|none] [--refine-model PATH|none] [--no-hidden-horses]
         [--rerender SEED [--rendered DIR]]
 """
 from __future__ import annotations
@@ -73,7 +73,8 @@ def main() -> None:
     ap.add_argument("--ball-model", default="auto", help="the ball stage's weights (default: the shipped ones)")
     ap.add_argument("--kind-model", default="auto", help="the rider/umpire classifier (default: the shipped one)")
     ap.add_argument("--refine-model", default="auto", help="the box refiner (default: the shipped one)")
-    ap.add_argument("--hidden-horses", action="store_true", help="analyze --hidden-horses (vision.players)")
+    ap.add_argument("--hidden-horses", action=argparse.BooleanOptionalAction, default=True,
+                    help="riders of hidden horses are players (vision.players; analyze's default)")
     ap.add_argument("--json", default=None, help="also write the scores here")
     ap.add_argument("--rerender", type=int, default=None, metavar="SEED",
                     help="score held-out footage: each sample re-rendered with seed SEED+i from a moved camera")

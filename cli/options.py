@@ -51,10 +51,10 @@ def add_detection_options(p: argparse.ArgumentParser) -> None:
                    help="a distance or side finding must hold by this many standard deviations of the "
                         "positions' uncertainty along its own direction (across the centre line for a side, "
                         "along the gap for a distance; default: %(default)s; 0 takes positions as exact)")
-    p.add_argument("--hidden-horses", action="store_true",
+    p.add_argument("--hidden-horses", action=argparse.BooleanOptionalAction, default=None,
                    help="place a rider whose horse is hidden by the horses in front (a camera looking "
                         "along the ranks) from his own box: more players placed, each less sure "
-                        "(README: measured; off by default)")
+                        "(default: on, or the sidecar's hidden_horses; README: measured)")
     p.add_argument("--track-space", choices=("field", "image"), default="field",
                    help="track players on their field positions in yards (default) or on their ground "
                         "points in pixels, camera motion compensated (fewer swaps in still line-ups, "

@@ -229,14 +229,15 @@ def test_clip_options_from_sidecar_and_batch_flags(tmp_path):
     assert clip_options(clip, BatchSettings(defending={"red": "south", "blue": "north"})).calibration is None
 
 
-def test_hidden_horses_from_the_sidecar_or_the_batch_flag(tmp_path):
+def test_hidden_horses_from_the_batch_flag_else_the_sidecar_else_on(tmp_path):
     clip = _copy_sample("clean_lineup_pan", tmp_path / "c")
     side = tmp_path / "c" / "clip.polo.json"
-    assert not clip_options(clip, BatchSettings()).hidden_horses
-    assert clip_options(clip, BatchSettings(hidden_horses=True)).hidden_horses
-    data = json.loads(side.read_text())
-    side.write_text(json.dumps({**data, "hidden_horses": True}))
     assert clip_options(clip, BatchSettings()).hidden_horses
+    assert not clip_options(clip, BatchSettings(hidden_horses=False)).hidden_horses
+    data = json.loads(side.read_text())
+    side.write_text(json.dumps({**data, "hidden_horses": False}))
+    assert not clip_options(clip, BatchSettings()).hidden_horses
+    assert clip_options(clip, BatchSettings(hidden_horses=True)).hidden_horses          # the flag wins
     side.write_text(json.dumps({**data, "hidden_horses": "yes"}))
     with pytest.raises(SidecarError, match="hidden_horses: expected true or false"):
         clip_options(clip, BatchSettings())

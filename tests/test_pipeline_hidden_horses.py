@@ -34,3 +34,13 @@ def test_riders_of_hidden_horses_are_placed_in_the_panning_line_up(tmp_path):
     assert score["matched_positions"] > 1.2 * plain_score["matched_positions"]
     assert score["position_error_median_yd"] <= 1.0 and score["position_error_p95_yd"] <= 1.5
     assert score["event_precision"] == 1.0 and score["event_recall"] == 1.0
+
+
+def test_the_cli_turns_it_off_and_on_and_else_leaves_it_to_the_sidecar():
+    from cli.main import build_parser
+    p = build_parser()
+    for cmd in (["analyze", "clip.mp4", "--out", "o"], ["batch", "clips/", "--out", "o"]):
+        assert p.parse_args(cmd).hidden_horses is None
+        assert p.parse_args(cmd + ["--no-hidden-horses"]).hidden_horses is False
+        assert p.parse_args(cmd + ["--hidden-horses"]).hidden_horses is True
+    assert AnalyzeOptions(defending={"red": "south", "blue": "north"}).hidden_horses

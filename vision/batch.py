@@ -98,7 +98,8 @@ class BatchSettings:
     min_run: int = 3
     margin_sigmas: float = 1.0
     track_space: str = "field"
-    hidden_horses: bool = False                   # riders of hidden horses are units (vision.players)
+    hidden_horses: bool | None = None             # riders of hidden horses are units (vision.players);
+                                                  # None: the sidecar's hidden_horses, else on
     annotate: bool = True                         # write annotated.mp4
     moving_camera: bool = True
     frame_memory_mb: float = DEFAULT_BUDGET_MB   # decoded frames kept for annotated.mp4 (vision.frame_store)
@@ -223,7 +224,7 @@ def clip_options(clip: str | Path, settings: BatchSettings):
                           refine_model=settings.refine_model, stride=settings.stride, team_colours=colours,
                           throw_in_frame=side.get("throw_in_frame"),
                           min_run=settings.min_run, margin_sigmas=settings.margin_sigmas,
-                          track_space=settings.track_space, hidden_horses=settings.hidden_horses or side.get("hidden_horses", False), moving_camera=settings.moving_camera,
+                          track_space=settings.track_space, hidden_horses=side.get("hidden_horses", True) if settings.hidden_horses is None else settings.hidden_horses, moving_camera=settings.moving_camera,
                           annotate=settings.annotate, frame_memory_mb=settings.frame_memory_mb,
                           field=side.get("field", {}))
 

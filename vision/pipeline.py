@@ -63,7 +63,7 @@ class AnalyzeOptions:
     max_gap_s: float = 1.0                           # bridge a track's occlusions up to this long
     track_space: str = "field"                       # vision.tracking.SPACES: track in yards or in pixels
     split_swaps: bool = True                         # exchange ids back / cut tracks whose looks change team (vision.swaps)
-    hidden_horses: bool = False                      # a rider whose horse is hidden is a unit (vision.players)
+    hidden_horses: bool = True                       # a rider whose horse is hidden is a unit (vision.players)
     moving_camera: bool = True                       # follow pan/zoom from the field itself
     annotate: bool = True
     frame_memory_mb: float = DEFAULT_BUDGET_MB       # decoded frames kept for the annotated clip (vision.frame_store)
