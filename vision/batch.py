@@ -204,7 +204,7 @@ def check_defending(defending, where: str) -> dict[str, str]:
 def clip_options(clip: str | Path, settings: BatchSettings):
     """AnalyzeOptions of a clip: its sidecar's settings with the batch's on top."""
     from vision.pipeline import AnalyzeOptions
-    from vision.sidecar import load_sidecar
+    from vision.sidecar import hidden_horses_setting, load_sidecar
     side = load_sidecar(clip)                                 # SidecarError: one line
     where = side.get("_path", str(clip))
     if settings.defending:
@@ -224,7 +224,7 @@ def clip_options(clip: str | Path, settings: BatchSettings):
                           refine_model=settings.refine_model, stride=settings.stride, team_colours=colours,
                           throw_in_frame=side.get("throw_in_frame"),
                           min_run=settings.min_run, margin_sigmas=settings.margin_sigmas,
-                          track_space=settings.track_space, hidden_horses=side.get("hidden_horses", True) if settings.hidden_horses is None else settings.hidden_horses, moving_camera=settings.moving_camera,
+                          track_space=settings.track_space, hidden_horses=hidden_horses_setting(settings.hidden_horses, side), moving_camera=settings.moving_camera,
                           annotate=settings.annotate, frame_memory_mb=settings.frame_memory_mb,
                           field=side.get("field", {}))
 

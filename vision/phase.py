@@ -68,9 +68,9 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     ground) that is away from where he held it, confirmed by a next sighting (within 3
     frames) that is not back in his hand; back-dated one frame to the release. A ball held
     still (its offset from his box centre unchanged, to a twentieth of his height; first seen
-    inside his box, grown by HAND_MARGIN) is not thrown; a lone sighting is not a throw, nor a slow one (THROW_SPEED), nor (unless the
-    ball was seen in his hand first, within HELD_RECENT_FRAMES) two without a third in line
-    with them. Sightings before frame `start` are not looked at."""
+    inside his box, grown by HAND_MARGIN) is not thrown; a lone sighting is not a throw, nor a
+    slow one (THROW_SPEED), nor (unless the ball was seen in his hand first, within
+    HELD_RECENT_FRAMES) two without a third in line with them. Sightings before frame `start` are not looked at."""
     cx = (umpire_box[:, 0] + umpire_box[:, 2]) / 2
     cy = (umpire_box[:, 1] + umpire_box[:, 3]) / 2
     h = umpire_box[:, 3] - umpire_box[:, 1]

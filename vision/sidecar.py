@@ -47,6 +47,12 @@ def parse_colour(value: Any, where: str) -> tuple[int, int, int]:
     raise SidecarError(f"{where}: expected \"#RRGGBB\" or [B, G, R], got {value!r}")
 
 
+def hidden_horses_setting(given: bool | None, side: dict) -> bool:
+    """Riders of hidden horses on or off: as given on the command line, else the sidecar's
+    `hidden_horses`, else on."""
+    return bool(side.get("hidden_horses", True)) if given is None else bool(given)
+
+
 def load_sidecar(video: str | Path) -> dict:
     """The sidecar's settings (calibration resolved to an absolute path), or {} when there is none."""
     path = sidecar_path(video)
