@@ -205,6 +205,21 @@ def _best_cut(frames: list, seq: dict, a: int, b: int, team_a: str, team_b: str,
     return max(cuts, key=lambda c: (fit(c), -gap(c)))
 
 
+def _touching_pairs(frames: list, voter, near_yd: float):
+    """(frame position, a, b) for each two placed tracks, neither an umpire's, less than
+    `near_yd` apart, frame by frame; ids are read as each pair is reached, so an exchange
+    made by the caller meanwhile is seen."""
+    for pos, f in enumerate(frames):
+        ids = f.track_ids
+        live = np.flatnonzero((ids >= 0) & np.isfinite(f.field_yd).all(axis=1))
+        xy = f.field_yd[live]
+        close = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) < near_yd
+        for i, j in zip(*np.nonzero(np.triu(close, 1))):
+            a, b = int(ids[live[i]]), int(ids[live[j]])
+            if not (voter.is_umpire(a) or voter.is_umpire(b)):
+                yield pos, a, b
+
+
 def exchange_swaps(frames: list, voter, looks: list[tuple], window: int = EXCHANGE_WINDOW,
                    near_yd: float = EXCHANGE_NEAR_YD) -> list[tuple[int, int, int]]:
     """Undo id exchanges between two players of opposite teams. At frame position p, tracks a
@@ -217,33 +232,30 @@ def exchange_swaps(frames: list, voter, looks: list[tuple], window: int = EXCHAN
         return []
     done = []
     last_pair: dict[tuple[int, int], int] = {}
-    for pos, f in enumerate(frames):
-        ids = f.track_ids
-        live = np.flatnonzero((ids >= 0) & np.isfinite(f.field_yd).all(axis=1))
-        xy = f.field_yd[live]
-        close = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) < near_yd
-        for i, j in zip(*np.nonzero(np.triu(close, 1))):
-            a, b = int(ids[live[i]]), int(ids[live[j]])
-            if voter.is_umpire(a) or voter.is_umpire(b):
-                continue
-            pair = (min(a, b), max(a, b))
-            if pos - last_pair.get(pair, -window) < window:
-                continue
-            a_before, a_after = _team_of(seq[a], pos - window, pos), _team_of(seq[a], pos, pos + window)
-            b_before, b_after = _team_of(seq[b], pos - window, pos), _team_of(seq[b], pos, pos + window)
-            if None in (a_before, a_after, b_before, b_after) or a_before == b_before \
-                    or a_after != b_before or b_after != a_before:
-                continue
-            at = _best_cut(frames, seq, a, b, a_before, b_before, pos, window)
-            for g in frames[at:]:
-                in_a, in_b = g.track_ids == a, g.track_ids == b
-                g.track_ids[in_a], g.track_ids[in_b] = b, a
-            ka, kb = bisect_left(seq[a], (at, "")), bisect_left(seq[b], (at, ""))
-            seq[a], seq[b] = seq[a][:ka] + seq[b][kb:], seq[b][:kb] + seq[a][ka:]
-            last_pair[pair] = at
-            done.append((a, b, at))
+    for pos, a, b in _touching_pairs(frames, voter, near_yd):
+        pair = (min(a, b), max(a, b))
+        if pos - last_pair.get(pair, -window) < window:
+            continue
+        a_before, a_after = _team_of(seq[a], pos - window, pos), _team_of(seq[a], pos, pos + window)
+        b_before, b_after = _team_of(seq[b], pos - window, pos), _team_of(seq[b], pos, pos + window)
+        if None in (a_before, a_after, b_before, b_after) or a_before == b_before \
+                or a_after != b_before or b_after != a_before:
+            continue
+        at = _best_cut(frames, seq, a, b, a_before, b_before, pos, window)
+        _exchange_ids(frames, a, b, at)
+        ka, kb = bisect_left(seq[a], (at, "")), bisect_left(seq[b], (at, ""))
+        seq[a], seq[b] = seq[a][:ka] + seq[b][kb:], seq[b][:kb] + seq[a][ka:]
+        last_pair[pair] = at
+        done.append((a, b, at))
     _redo_looks(done, looks, voter)
     return done
+
+
+def _exchange_ids(frames: list, a: int, b: int, at: int) -> None:
+    """Tracks a and b exchange ids in `frames` from frame position `at` on."""
+    for g in frames[at:]:
+        in_a, in_b = g.track_ids == a, g.track_ids == b
+        g.track_ids[in_a], g.track_ids[in_b] = b, a
 
 
 def _redo_looks(done: list[tuple[int, int, int]], looks: list[tuple], voter) -> None:
@@ -291,29 +303,21 @@ def exchange_by_motion(frames: list, voter, looks: list[tuple], near_yd: float =
     position) per exchange, in time order."""
     done = []
     last_pair: dict[tuple[int, int], int] = {}
-    for pos, f in enumerate(frames):
-        ids = f.track_ids
-        live = np.flatnonzero((ids >= 0) & np.isfinite(f.field_yd).all(axis=1))
-        xy = f.field_yd[live]
-        close = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) < near_yd
-        for i, j in zip(*np.nonzero(np.triu(close, 1))):
-            a, b = int(ids[live[i]]), int(ids[live[j]])
-            pair = (min(a, b), max(a, b))
-            if pos - last_pair.get(pair, -2 * span) < 2 * span or voter.is_umpire(a) or voter.is_umpire(b):
-                continue
-            v = [_velocity(frames, t, lo, hi) for t in (a, b)
-                 for lo, hi in ((pos - skip - span, pos - skip), (pos + skip + 1, pos + skip + 1 + span))]
-            if any(x is None for x in v):
-                continue
-            a_in, a_out, b_in, b_out = v
-            kept = np.hypot(*(a_out - a_in)) + np.hypot(*(b_out - b_in))
-            swapped = np.hypot(*(b_out - a_in)) + np.hypot(*(a_out - b_in))
-            if kept - swapped < MOTION_GAIN_YDS or swapped > MOTION_SHARE * kept:
-                continue
-            for g in frames[pos:]:
-                in_a, in_b = g.track_ids == a, g.track_ids == b
-                g.track_ids[in_a], g.track_ids[in_b] = b, a
-            last_pair[pair] = pos
-            done.append((a, b, pos))
+    for pos, a, b in _touching_pairs(frames, voter, near_yd):
+        pair = (min(a, b), max(a, b))
+        if pos - last_pair.get(pair, -2 * span) < 2 * span:
+            continue
+        v = [_velocity(frames, t, lo, hi) for t in (a, b)
+             for lo, hi in ((pos - skip - span, pos - skip), (pos + skip + 1, pos + skip + 1 + span))]
+        if any(x is None for x in v):
+            continue
+        a_in, a_out, b_in, b_out = v
+        kept = np.hypot(*(a_out - a_in)) + np.hypot(*(b_out - b_in))
+        swapped = np.hypot(*(b_out - a_in)) + np.hypot(*(a_out - b_in))
+        if kept - swapped < MOTION_GAIN_YDS or swapped > MOTION_SHARE * kept:
+            continue
+        _exchange_ids(frames, a, b, pos)
+        last_pair[pair] = pos
+        done.append((a, b, pos))
     _redo_looks(done, looks, voter)
     return done
