@@ -32,6 +32,17 @@ class Detections:
         return np.stack([(self.xyxy[:, 0] + self.xyxy[:, 2]) / 2, self.xyxy[:, 3]], axis=1)
 
 
+def inside_grown(points: np.ndarray, boxes: np.ndarray, margin: float) -> np.ndarray:
+    """(N,) each point (N, 2) inside its box (N, 4), the box grown by `margin` of its height
+    each way; False where either is NaN."""
+    points, boxes = np.asarray(points, float).reshape(-1, 2), np.asarray(boxes, float).reshape(-1, 4)
+    grow = margin * (boxes[:, 3] - boxes[:, 1])
+    x, y = points[:, 0], points[:, 1]
+    with np.errstate(invalid="ignore"):
+        return ((x >= boxes[:, 0] - grow) & (x <= boxes[:, 2] + grow)
+                & (y >= boxes[:, 1] - grow) & (y <= boxes[:, 3] + grow))
+
+
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """(len(a), len(b)) IoU of xyxy boxes."""
     a, b = np.asarray(a, float).reshape(-1, 4), np.asarray(b, float).reshape(-1, 4)

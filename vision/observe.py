@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.detections import BALL, UMPIRE, Detections
+from vision.detections import BALL, UMPIRE, Detections, inside_grown
 from vision.ball import HIT_SPEED_YDS
 from vision.homography import field_to_image, image_to_field
+from vision.phase import HAND_MARGIN
 from vision.players import pair_units
 from vision.positions import ground_point_px
 from vision.teams import IdentityVoter, describe
@@ -192,15 +193,12 @@ class Observer:
         return np.array(out).reshape(-1, 4)
 
 
-def _in_umpire_box(ball_px: np.ndarray, umpires: np.ndarray | None, margin: float = 0.1) -> bool:
+def _in_umpire_box(ball_px: np.ndarray, umpires: np.ndarray | None, margin: float = HAND_MARGIN) -> bool:
     """The ball is inside an umpire's (person) box grown by `margin` of its height each way:
     in his hand."""
     if umpires is None or not len(umpires):
         return False
-    grow = margin * (umpires[:, 3] - umpires[:, 1])
-    x, y = float(ball_px[0]), float(ball_px[1])
-    return bool(np.any((x >= umpires[:, 0] - grow) & (x <= umpires[:, 2] + grow)
-                       & (y >= umpires[:, 1] - grow) & (y <= umpires[:, 3] + grow)))
+    return bool(np.any(inside_grown(np.broadcast_to(ball_px, (len(umpires), 2)), umpires, margin)))
 
 
 def _near_umpire(ball_px: np.ndarray, umpires: np.ndarray | None) -> bool:

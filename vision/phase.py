@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rules.document import LINEUP, PLAY, THROW_IN
+from vision.detections import inside_grown
 
 
 HELD_RECENT_FRAMES = 25      # a ball seen in hand vouches for a throw of two sightings this long after
@@ -81,10 +82,7 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     idx = idx[idx >= start]
     # A ball held still is in his hand only inside his box (grown by HAND_MARGIN of its
     # height): a fleck held still above his head is not a ball that can vouch for a throw.
-    grow = HAND_MARGIN * h
-    with np.errstate(invalid="ignore"):
-        hand = ((ball_px[:, 0] >= umpire_box[:, 0] - grow) & (ball_px[:, 0] <= umpire_box[:, 2] + grow)
-                & (ball_px[:, 1] >= umpire_box[:, 1] - grow) & (ball_px[:, 1] <= umpire_box[:, 3] + grow))
+    hand = inside_grown(ball_px, umpire_box, HAND_MARGIN)
     held = None                                            # offset of the ball last seen in hand
     held_at = -1                                           # ... and its frame
     for k, a in enumerate(idx):
