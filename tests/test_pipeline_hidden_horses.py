@@ -34,6 +34,10 @@ def test_riders_of_hidden_horses_are_placed_in_the_panning_line_up(tmp_path):
     assert score["matched_positions"] > 1.2 * plain_score["matched_positions"]
     assert score["position_error_median_yd"] <= 1.0 and score["position_error_p95_yd"] <= 1.5
     assert score["event_precision"] == 1.0 and score["event_recall"] == 1.0
+    # report.json says whose horse box is implied: in most line-up frames some, without the option none
+    hidden = [any(p["horse_hidden"] for p in f["players"]) for f in report["frames"] if f["phase"] == "lineup"]
+    assert sum(hidden) > 0.5 * len(hidden)
+    assert not any(p["horse_hidden"] for f in plain["frames"] for p in f["players"])
 
 
 def test_the_cli_turns_it_off_and_on_and_else_leaves_it_to_the_sidecar():

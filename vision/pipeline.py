@@ -246,8 +246,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     for ev in events + withheld:
         ev["start_s"], ev["end_s"] = times[ev["start_frame"]], times[ev["end_frame"]]
 
-    report = _report(video, opts, fit, frames, tids, identity, xy, cov, boxes, ph, throw, verdict, events,
-                     fps, time.perf_counter() - started, batch)
+    report = _report(video, opts, fit, frames, tids, identity, xy, cov, boxes, inferred, ph, throw, verdict,
+                     events, fps, time.perf_counter() - started, batch)
     report["roster"] = {"off_field_tracks": roster.outside, "frames_with_too_many_players": roster.masked_frames,
                         "positions_masked": roster.masked_positions,
                         "positions_doubled": roster.doubled_positions}
@@ -313,8 +313,8 @@ def _r(v, nd=3):
     return None if v is None or not np.isfinite(v) else round(float(v), nd)
 
 
-def _report(video, opts, fit, frames, tids, identity, xy, cov, boxes, ph, throw, verdict, events, fps, seconds,
-            batch):
+def _report(video, opts, fit, frames, tids, identity, xy, cov, boxes, inferred, ph, throw, verdict, events, fps,
+            seconds, batch):
     from rules.document import PHASES
     sigma = largest_sigma(cov)
     out_frames = []
@@ -327,7 +327,9 @@ def _report(video, opts, fit, frames, tids, identity, xy, cov, boxes, ph, throw,
             rec = {"track_id": tid, "x_yd": _r(xy[k, fi, 0]), "y_yd": _r(xy[k, fi, 1]),
                    "sigma_yd": _r(sigma[k, fi]),
                    "cov_yd2": [_r(cov[k, fi, 0, 0], 4), _r(cov[k, fi, 0, 1], 4), _r(cov[k, fi, 1, 1], 4)],
-                   "box_px": None if np.isnan(boxes[k, fi, 0]) else [_r(v, 1) for v in boxes[k, fi]]}
+                   "box_px": None if np.isnan(boxes[k, fi, 0]) else [_r(v, 1) for v in boxes[k, fi]],
+                   # the horse box is the one his rider's implies (vision.players: horse hidden)
+                   "horse_hidden": bool(inferred[k, fi])}
             if who == UMPIRE:
                 umpires.append({"id": f"U{tid}", **rec})
             else:
