@@ -383,8 +383,10 @@ def event_thumbnail(frame: np.ndarray, report_frame: dict | None, ev: dict, colo
         return b if b and all(v is not None for v in b) else None
     markers = []
     if report_frame is not None:
-        markers = [Marker(o["id"], o["team"], box(o)) for o in report_frame["players"]]
-        markers += [Marker(o["id"], "umpire", box(o)) for o in report_frame["umpires"]]
+        markers = [Marker(o["id"], o["team"], box(o), implied=o.get("horse_hidden", False))
+                   for o in report_frame["players"]]
+        markers += [Marker(o["id"], "umpire", box(o), implied=o.get("horse_hidden", False))
+                    for o in report_frame["umpires"]]
     img = annotate(frame, markers, None, (), colours=colours, minimap=False, copy=True)
     w = ev.get("worst") or {}
     involved = {ev.get("player"), ev.get("opponent"), w.get("umpire")} - {None}

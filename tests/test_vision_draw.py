@@ -139,3 +139,16 @@ def test_id_tags_of_a_dense_line_up_do_not_cover_one_another():
     # a tag alone sits on its box; one at the top of the image is kept inside it
     assert place_tags([(50, 90)], [(40, 14)]) == [(50, 90)]
     assert place_tags([(50, 5)], [(40, 14)])[0][1] >= 14
+
+
+def test_an_implied_box_is_drawn_in_dashes():
+    """A hidden horse's box, implied from its rider's, is dashed: its edges have gaps where a
+    seen box's are solid."""
+    solid, dashed = _blank(), _blank()
+    draw_boxes(solid, [(100, 200, 180, 300)], [""], [(0, 0, 255)])
+    draw_boxes(dashed, [(100, 200, 180, 300)], [""], [(0, 0, 255)], dashed=[True])
+    lit = lambda px: px[..., 2] > 128                          # noqa: E731  the red ink, not its anti-aliased fringe
+    assert lit(solid[205:295, 100]).all() and lit(solid[200, 105:175]).all()
+    assert 0.3 < lit(dashed[205:295, 100]).mean() < 0.75 and 0.3 < lit(dashed[200, 105:175]).mean() < 0.75
+    out = annotate(_blank(), [Marker(1, "red", (100, 200, 180, 300), implied=True)], None, [])
+    assert 0.3 < lit(out[205:295, 100]).mean() < 0.75

@@ -43,8 +43,10 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
         for index, frame in frames:
             fr = by_index.get(index)
             if fr is not None:
-                markers = [Marker(o["id"], o["team"], o["box_px"], (o["x_yd"], o["y_yd"])) for o in fr["players"]]
-                markers += [Marker(o["id"], "umpire", o["box_px"], (o["x_yd"], o["y_yd"])) for o in fr["umpires"]]
+                markers = [Marker(o["id"], o["team"], o["box_px"], (o["x_yd"], o["y_yd"]), o.get("horse_hidden", False))
+                           for o in fr["players"]]
+                markers += [Marker(o["id"], "umpire", o["box_px"], (o["x_yd"], o["y_yd"]), o.get("horse_hidden", False))
+                            for o in fr["umpires"]]
                 H_inv = np.linalg.inv(obs_by_index[index].H)
             lines = event_lines(analysis.events, index)
             if fr is not None and fr["phase"] == "throw_in":

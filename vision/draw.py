@@ -42,6 +42,7 @@ class Marker:
     team: str | None = None                  # a team name, "umpire", or None (unknown)
     box_px: Sequence[float] | None = None    # (x1, y1, x2, y2)
     field_yd: Sequence[float] | None = None  # (x, y)
+    implied: bool = False                    # the box is implied (a hidden horse's, from its rider's): dashed
 
 
 def team_colour(team: str | None, colours: Mapping[str | None, Sequence[int]] | None = None
@@ -203,16 +204,37 @@ def place_tags(anchors: Sequence[tuple[int, int]], sizes: Sequence[tuple[int, in
     return out
 
 
+def _dashed_rectangle(img: np.ndarray, p1: tuple[int, int], p2: tuple[int, int], colour, thickness: int,
+                      dash: int = 6, gap: int = 8) -> None:
+    """A rectangle drawn as dashes `dash` px long, `gap` px apart (the line's caps take a
+    pixel or two of each gap)."""
+    (x1, y1), (x2, y2) = p1, p2
+    for a, b in (((x1, y1), (x2, y1)), ((x2, y1), (x2, y2)), ((x2, y2), (x1, y2)), ((x1, y2), (x1, y1))):
+        length = float(np.hypot(b[0] - a[0], b[1] - a[1]))
+        if length == 0:
+            continue
+        ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+        for s in np.arange(0.0, length, dash + gap):
+            e = min(s + dash, length)
+            cv2.line(img, (round(a[0] + s * ux), round(a[1] + s * uy)), (round(a[0] + e * ux), round(a[1] + e * uy)),
+                     colour, thickness, cv2.LINE_AA)
+
+
 def draw_boxes(img: np.ndarray, boxes: Sequence[Sequence[float]], labels: Sequence[str],
-               colours: Sequence[Sequence[int]], thickness: int = 2) -> None:
+               colours: Sequence[Sequence[int]], thickness: int = 2, dashed: Sequence[bool] | None = None) -> None:
     """Rectangles (x1, y1, x2, y2) with a label tag above each (lifted where tags would cover
-    each other: place_tags); the tags are drawn over every box."""
+    each other: place_tags); the tags are drawn over every box. `dashed` boxes (implied, not
+    seen) are drawn in dashes."""
     scale = _font_scale(img)
     tags = []
-    for box, text, colour in zip(boxes, labels, colours):
+    dashed = dashed if dashed is not None else [False] * len(boxes)
+    for box, text, colour, dash in zip(boxes, labels, colours, dashed):
         x1, y1, x2, y2 = (int(round(v)) for v in box)
         colour = tuple(int(c) for c in colour)
-        cv2.rectangle(img, (x1, y1), (x2, y2), colour, thickness, cv2.LINE_AA)
+        if dash:
+            _dashed_rectangle(img, (x1, y1), (x2, y2), colour, thickness)
+        else:
+            cv2.rectangle(img, (x1, y1), (x2, y2), colour, thickness, cv2.LINE_AA)
         if text:
             (tw, th), base = cv2.getTextSize(text, FONT, scale, 1)
             tags.append((text, colour, (x1, y1 - 1), (tw + 4, th + base + 2)))
@@ -330,7 +352,7 @@ def annotate(frame: np.ndarray, markers: Sequence[Marker], H_inv: np.ndarray | N
                 draw_field_circle(img, H_inv, m.field_yd, umpire_radius_yd, (255, 255, 255))
     boxed = [m for m in markers if m.box_px is not None]
     draw_boxes(img, [m.box_px for m in boxed], [str(m.track_id) for m in boxed],
-               [team_colour(m.team, colours) for m in boxed])
+               [team_colour(m.team, colours) for m in boxed], dashed=[m.implied for m in boxed])
     if minimap:
         draw_minimap(img, markers, length, width, colours,
                      umpire_radius_yd=umpire_radius_yd)
