@@ -89,10 +89,12 @@ def horse_from_person(person: np.ndarray) -> np.ndarray:
     return np.stack([person[:, 0], bottom - horse_h, person[:, 2], bottom], axis=1)
 
 
-def _hidden_horse_units(det: Detections, people: np.ndarray, horse_xyxy: np.ndarray) -> np.ndarray:
-    """Indices (into `det`) of the unpaired persons `people` taken as riders of hidden horses."""
+def _hidden_horse_units(det: Detections, people: np.ndarray, horse_xyxy: np.ndarray
+                        ) -> tuple[np.ndarray, np.ndarray]:
+    """Indices (into `det`) of the unpaired persons `people` taken as riders of hidden horses,
+    and their implied horse boxes (K, 4)."""
     if not len(people):
-        return people
+        return people, np.zeros((0, 4), np.float32)
     person = det.xyxy[people].astype(np.float32)
     w, h = person[:, 2] - person[:, 0], person[:, 3] - person[:, 1]
     keep = (w > 0) & (h <= INFER_MAX_ASPECT * w)
@@ -106,7 +108,7 @@ def _hidden_horse_units(det: Detections, people: np.ndarray, horse_xyxy: np.ndar
         both = np.concatenate([horse_xyxy, implied[keep]])
         hidden = hidden_share(both[:, None, :])[len(horse_xyxy):, 0]
         keep[np.flatnonzero(keep)[hidden < HIDDEN_MIN]] = False
-    return people[keep]
+    return people[keep], implied[keep]
 
 
 def pair_units(det: Detections, min_score: float = 0.2, hidden_horses: bool = False) -> Units:
@@ -132,12 +134,11 @@ def pair_units(det: Detections, min_score: float = 0.2, hidden_horses: bool = Fa
                   det.confidence[horses].astype(np.float32), person_index, seat, np.zeros(n, bool))
     if not hidden_horses:
         return units
-    lone = _hidden_horse_units(det, np.setdiff1d(people, person_index), units.horse_xyxy)
+    lone, implied = _hidden_horse_units(det, np.setdiff1d(people, person_index), units.horse_xyxy)
     if not len(lone):
         return units
-    person = det.xyxy[lone].astype(np.float32)
-    return Units(np.concatenate([units.horse_xyxy, horse_from_person(person)]),
-                 np.concatenate([units.person_xyxy, person]),
+    return Units(np.concatenate([units.horse_xyxy, implied]),
+                 np.concatenate([units.person_xyxy, det.xyxy[lone].astype(np.float32)]),
                  np.concatenate([units.is_umpire, det.class_id[lone] == UMPIRE]),
                  np.concatenate([units.confidence, np.minimum(det.confidence[lone], INFER_CONF).astype(np.float32)]),
                  np.concatenate([units.person_index, lone]),
