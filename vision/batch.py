@@ -224,7 +224,9 @@ def clip_options(clip: str | Path, settings: BatchSettings):
                           refine_model=settings.refine_model, stride=settings.stride, team_colours=colours,
                           throw_in_frame=side.get("throw_in_frame"),
                           min_run=settings.min_run, margin_sigmas=settings.margin_sigmas,
-                          track_space=settings.track_space, hidden_horses=hidden_horses_setting(settings.hidden_horses, side), moving_camera=settings.moving_camera,
+                          track_space=settings.track_space,
+                          hidden_horses=hidden_horses_setting(settings.hidden_horses, side),
+                          moving_camera=settings.moving_camera,
                           annotate=settings.annotate, frame_memory_mb=settings.frame_memory_mb,
                           field=side.get("field", {}))
 

@@ -72,7 +72,9 @@ def run(args: argparse.Namespace) -> int:
                           stride=args.stride, team_colours=colours,
                           throw_in_frame=args.throw_in_frame if args.throw_in_frame is not None
                           else side.get("throw_in_frame"),
-                          min_run=args.min_run, margin_sigmas=args.margin_sigmas, track_space=args.track_space, hidden_horses=hidden_horses_setting(args.hidden_horses, side), moving_camera=not args.static_camera, annotate=not args.no_video,
+                          min_run=args.min_run, margin_sigmas=args.margin_sigmas, track_space=args.track_space,
+                          hidden_horses=hidden_horses_setting(args.hidden_horses, side),
+                          moving_camera=not args.static_camera, annotate=not args.no_video,
                           frame_memory_mb=args.frame_memory_mb,
                           field=side.get("field", {}))
     bars = []                     # made at the first frame, so that an early error prints only itself
