@@ -94,6 +94,20 @@ def test_without_line_reanchoring_also_holds(clip):
     assert step.ok and _error_yd(step.H, Gs[-1]) < 0.6
 
 
+def test_working_size_off_the_mask_grid(clip):
+    """A working image whose height is no multiple of the coarse masks' step: 960x540 footage
+    at the default scale 0.5 is 480x270 (here 640x360 at 0.75). Picking features raised an
+    IndexError on such frames."""
+    Gs, frames = clip
+    tracker = CameraMotionTracker(np.linalg.inv(Gs[0]), SIZE, scale=0.75)
+    assert tracker.size_s == (480, 270) and 270 % tracker.MASK_STEP
+    for frame in frames[:20]:
+        step = tracker.update(frame)
+        assert step.ok, step.reason
+    assert _error_yd(step.H, Gs[19]) < 1.0
+    assert _error_yd(np.linalg.inv(Gs[0]), Gs[19]) > 5       # the camera moved
+
+
 def test_free_homography_model_also_holds(clip):
     Gs, frames = clip
     tracker = CameraMotionTracker(np.linalg.inv(Gs[0]), SIZE, scale=1.0, model="homography")

@@ -600,8 +600,10 @@ class CameraMotionTracker:
         w, h = self.size_s
         ok = self._on_field(self.H)
         gh, gw = ok.shape
-        cy = (np.arange(gh) * st + st // 2) * self.grid[1] // h
-        cx = (np.arange(gw) * st + st // 2) * self.grid[0] // w
+        # The grid cell of each coarse cell's centre (the last coarse cell can reach past the
+        # image's edge when the working size is not a multiple of MASK_STEP: 960x540 frames).
+        cy = np.minimum((np.arange(gh) * st + st // 2) * self.grid[1] // h, self.grid[1] - 1)
+        cx = np.minimum((np.arange(gw) * st + st // 2) * self.grid[0] // w, self.grid[0] - 1)
         ok &= (need > 0).reshape(self.grid[1], self.grid[0])[cy[:, None], cx[None, :]]
         small = ok.astype(np.uint8) * 255
         t = self._tracks
