@@ -170,3 +170,25 @@ def test_a_fleck_held_still_above_the_umpires_head_does_not_vouch_for_a_throw():
     ball[50:52] = HAND
     ball[55], ball[56] = HAND + (14.0, 5.0), HAND + (28.0, 10.0)
     assert throw_in_from_ball(ball, UMPIRE) == 55 - RELEASE_LAG_FRAMES
+
+
+def test_a_throw_filmed_at_50_frames_a_second():
+    """The ball's frame counts and speeds a frame are for 25 frames/s footage; at 50 a thrown
+    ball moves half as far a frame. A 50 frames/s render of throw_in_near_boards (session 17):
+    the ball 0.05 box heights a frame, under THROW_SPEED, and the throw-in was taken from the
+    hit a second later. The same throw is found at both rates."""
+    for fps in (25.0, 50.0):
+        n = int(6 * fps)
+        t = np.arange(n) / fps
+        release = int(round(2.4 * fps))
+        ball = np.full((n, 2), np.nan)
+        ball[:release] = HAND
+        k = np.arange(release + 1, release + 1 + int(0.4 * fps))
+        ball[k] = HAND + (k - release)[:, None] * (np.array([10.0, 4.0]) * 25.0 / fps)   # 0.11 box heights at 25/s
+        players = np.zeros((4, n, 2))
+        players[:, :, 0] = np.arange(4)[:, None] * 3.0 + 140
+        go = int(round(3.6 * fps))
+        players[:, go:, 1] = 6.0 * (t[go:] - t[go])
+        ti = detect_throw_in(t, players, ball, np.tile(UMPIRE[0], (n, 1)))
+        assert ti.method == "ball", fps
+        assert abs(t[ti.frame] - 2.4) <= 1.0 / fps + 1e-9, (fps, ti.frame)

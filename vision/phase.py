@@ -20,6 +20,9 @@ from rules.document import LINEUP, PLAY, THROW_IN
 from vision.detections import inside_grown
 
 
+# The ball's constants below count frames of 25 frames/s footage (REFERENCE_FPS): on faster
+# footage throw_in_from_ball scales them (twice the frames, half the pixels a frame at 50/s).
+REFERENCE_FPS = 25.0
 HELD_RECENT_FRAMES = 25      # a ball seen in hand vouches for a throw of two sightings this long after
                              # (a second at 25 frames/s; a re-rendered jostling_at_centre: a fleck held
                              # at frame ~75, two scattered ones at 105 and 107 made a throw-in)
@@ -63,7 +66,8 @@ def speeds(xy: np.ndarray, t: np.ndarray, window_s: float = 0.0) -> np.ndarray:
     return v
 
 
-def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float = 2.5, start: int = 0) -> int | None:
+def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float = 2.5, start: int = 0,
+                       fps: float = REFERENCE_FPS) -> int | None:
     """The release: the first sighting of the ball next to the umpire (within `near` of his
     box height of the box centre, in the image: an airborne ball cannot be placed on the
     ground) that is away from where he held it, confirmed by a next sighting (within 3
@@ -71,7 +75,13 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     still (its offset from his box centre unchanged, to a twentieth of his height; first seen
     inside his box, grown by HAND_MARGIN) is not thrown; a lone sighting is not a throw, nor a
     slow one (THROW_SPEED), nor (unless the ball was seen in his hand first, within
-    HELD_RECENT_FRAMES) two without a third in line with them. Sightings before frame `start` are not looked at."""
+    HELD_RECENT_FRAMES) two without a third in line with them. Sightings before frame `start` are not looked at.
+    The frame counts and speeds a frame are for REFERENCE_FPS; `fps` above it scales them
+    (below it they stay: a frame stride makes the same sightings farther apart, which these
+    allow for)."""
+    r = max(1.0, float(fps) / REFERENCE_FPS)                # frames of this footage per reference frame
+    gap = int(round(3 * r))                                  # the next sighting: within 3 reference frames
+    recent = HELD_RECENT_FRAMES * r
     cx = (umpire_box[:, 0] + umpire_box[:, 2]) / 2
     cy = (umpire_box[:, 1] + umpire_box[:, 3]) / 2
     h = umpire_box[:, 3] - umpire_box[:, 1]
@@ -87,29 +97,29 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     held_at = -1                                           # ... and its frame
     for k, a in enumerate(idx):
         nxt = idx[k + 1] if k + 1 < len(idx) else None
-        if held is not None and a - held_at > HELD_RECENT_FRAMES:
+        if held is not None and a - held_at > recent:
             held = None                                    # seen in hand too long ago to vouch for a throw
         if held is not None and np.hypot(*(off[a] - held)) < 0.05 * h[a]:
             held, held_at = off[a], a                      # still in his hand
             continue
-        if held is None and nxt is not None and nxt - a <= 3 and hand[a] \
-                and np.hypot(*(off[nxt] - off[a])) < 0.02 * h[a] * (nxt - a):
+        if held is None and nxt is not None and nxt - a <= gap and hand[a] \
+                and np.hypot(*(off[nxt] - off[a])) < 0.02 * h[a] * (nxt - a) / r:
             held, held_at = off[a], a                      # first seen, held still (in his hand)
             continue
-        if nxt is None or nxt - a > 3:
+        if nxt is None or nxt - a > gap:
             continue                                       # a lone sighting: not enough
         if held is not None and np.hypot(*(off[nxt] - held)) < 0.05 * h[nxt]:
             continue                                       # back in hand next: a jitter
-        if np.hypot(*(off[nxt] - off[a])) < THROW_SPEED * h[a] * (nxt - a):
+        if np.hypot(*(off[nxt] - off[a])) < THROW_SPEED * h[a] * (nxt - a) / r:
             continue                                       # too slow for a throw: a walking rider's glove
-        # A third sighting (within 3 frames) on the line the first two draw: two unrelated
+        # A third sighting (within `gap` frames) on the line the first two draw: two unrelated
         # false sightings in a row can look like a fast ball, three in line seldom do.
         vel = (off[nxt] - off[a]) / (nxt - a)
-        later = idx[(idx > nxt) & (idx <= nxt + 3)]
+        later = idx[(idx > nxt) & (idx <= nxt + gap)]
         err = np.hypot(*(off[later] - (off[nxt] + vel * (later - nxt)[:, None])).T) if len(later) else np.zeros(0)
-        if held is None and not np.any(err < LINE_TOLERANCE * h[a] * (later - a)):
+        if held is None and not np.any(err < LINE_TOLERANCE * h[a] * (later - a) / r):
             continue                                       # (after a ball seen in hand, two will do)
-        return max(0, int(a) - RELEASE_LAG_FRAMES)
+        return max(0, int(a) - int(round(RELEASE_LAG_FRAMES * r)))
     return None
 
 
@@ -207,16 +217,24 @@ def _ball_throw_followed_by_play(t: np.ndarray, fast: np.ndarray, ball_px: np.nd
     throw-in, a white fleck at the umpire's horse's feet followed for 14 frames, then a stray
     sighting, made a release 1.5 s before the end, and nobody rode off)."""
     start = 0
-    while (f := throw_in_from_ball(ball_px, box, start=start)) is not None:
+    fps = frame_rate(t)
+    lag = int(round(RELEASE_LAG_FRAMES * max(1.0, fps / REFERENCE_FPS)))
+    while (f := throw_in_from_ball(ball_px, box, start=start, fps=fps)) is not None:
         if t[f] + BALL_CONFIRM_S + sustain_s > t[-1]:
             if t[-1] - t[f] < END_CHECK_S or _confirmed(t, fast, f, 1, sustain_s, within_s=np.inf):
                 return f
-            start = f + RELEASE_LAG_FRAMES + 1
+            start = f + lag + 1
             continue
         if _confirmed(t, fast, f, movers, sustain_s, BALL_CONFIRM_S):
             return f
-        start = f + RELEASE_LAG_FRAMES + 1
+        start = f + lag + 1
     return None
+
+
+def frame_rate(t: np.ndarray) -> float:
+    """Analysed frames a second (the median step of the times `t`, s); REFERENCE_FPS when unknown."""
+    step = float(np.median(np.diff(t))) if len(t) > 1 else 0.0
+    return round(1.0 / step, 3) if step > 0 else REFERENCE_FPS      # 25.0, not 24.99999...
 
 
 def phases(n_frames: int, throw_in: ThrowIn) -> np.ndarray:
