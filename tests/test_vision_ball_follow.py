@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from vision.ball import HIT_FROM, HIT_SPEED_YDS, TRACK_FRAMES, BallFollower, BallSighting
+from vision.ball import HIT_FROM, HIT_SPEED_YDS, STILL_PX, TRACK_FRAMES, BallFollower, BallSighting
 from vision.observe import REACQUIRE_S, Observer
 
 
@@ -120,3 +120,22 @@ def test_a_ball_is_in_an_umpires_hands_only_inside_his_box():
     assert _near_umpire(lying, umpire) and not _in_umpire_box(lying, umpire)
     assert _in_umpire_box(np.array([640.0, 300.0]), umpire)        # at his hand
     assert not _in_umpire_box(lying, np.zeros((0, 4))) and not _in_umpire_box(lying, None)
+
+
+def test_the_follow_is_as_long_in_time_on_faster_footage():
+    """TRACK_FRAMES, HIT_FROM and STILL_PX count 25 frames/s frames: at 50 frames/s the
+    follower keeps a sighting twice as many frames (on a 50 frames/s render of
+    wrong_side_plays_early the model missed the resting ball for 13 frames, and the follow
+    was given up after 4), and "still" is half the pixels a frame."""
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    for fps, factor in ((25.0, 1), (50.0, 2)):
+        looker = _Looker()
+        follower = BallFollower(looker, fps=fps)
+        assert (follower.track_frames, follower.hit_from) == (TRACK_FRAMES * factor, HIT_FROM * factor)
+        assert follower.still_px == STILL_PX / factor
+        follower.remember(10, np.array([500.0, 300.0]))
+        assert not follower.lost(10 + TRACK_FRAMES * factor) and follower.lost(10 + TRACK_FRAMES * factor + 1)
+        follower.find(frame, 10 + TRACK_FRAMES + 1, np.zeros((0, 4)), lost_near=np.array([900.0, 400.0]))
+        # one frame past the 25 frames/s follow: given up at 25 (the lost ball's place),
+        # still followed at 50 (its last sighting)
+        assert looker.places == ([[900.0, 400.0]] if factor == 1 else [[500.0, 300.0]])

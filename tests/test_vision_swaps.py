@@ -136,13 +136,14 @@ def test_no_exchange_when_only_one_track_changes_team_or_they_are_far_apart():
     assert exchange_swaps(frames, voter, looks) == []
 
 
-def _moving_frames(n, paths):
-    """`n` frames of tracks {id: function(frame position) -> (x, y) yd}, 25 frames/s, with a
+def _moving_frames(n, paths, fps: float = 25.0):
+    """`n` frames of tracks {id: function(frame position) -> (x, y) yd}, `fps` frames/s, with a
     little position noise."""
     rng = np.random.default_rng(3)
     frames = []
     for pos in range(n):
         f = _frame(pos, list(paths))
+        f.t = pos / fps
         f.field_yd = np.array([p(pos) for p in paths.values()], float) + rng.normal(0, 0.15, (len(paths), 2))
         frames.append(f)
     return frames
@@ -186,3 +187,19 @@ def test_riders_crossing_head_on_whose_ids_were_exchanged_get_them_back():
     assert len(done) == 1 and 36 <= done[0][2] <= 44
     y1 = [f.field_yd[list(f.track_ids).index(1), 1] for f in frames]
     assert y1[-1] > y1[0] + 15                                 # id 1 went north all along
+
+
+def test_a_rider_passing_a_standing_one_at_50_frames_a_second():
+    """The same pass filmed at 50 frames/s (half the yards a frame, twice the frames; the
+    velocity spans, the frames skipped at the touch and the positions asked for scaled to the
+    footage's rate by vision.frame_rate): the exchange is found at the touch, and two riders
+    going the same way side by side keep their ids."""
+    from vision.swaps import exchange_by_motion
+    ride = lambda p: (150.0, 80.0 - 0.12 * p)                 # noqa: E731  6 yd/s, at 70.4 at frame 80
+    stand = lambda p: (150.3, 70.4)                          # noqa: E731
+    frames = _moving_frames(160, {1: lambda p: ride(p) if p < 80 else stand(p),
+                                  2: lambda p: stand(p) if p < 80 else ride(p)}, fps=50.0)
+    done = exchange_by_motion(frames, IdentityVoter(hints={"red": RED, "blue": BLUE}), [])
+    assert len(done) == 1 and 68 <= done[0][2] <= 84
+    frames = _moving_frames(160, {1: ride, 2: lambda p: (150.4, 80.5 - 0.12 * p)}, fps=50.0)
+    assert exchange_by_motion(frames, IdentityVoter(hints={"red": RED, "blue": BLUE}), []) == []

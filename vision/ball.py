@@ -35,6 +35,7 @@ import numpy as np
 
 from vision.ball_net import BallNet
 from vision.detect import ROOT, ModelError, exported_imgsz, resolve_model, runtime_of
+from vision.frame_rate import REFERENCE_FPS, per_reference, scaled_frames
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
 
@@ -118,10 +119,14 @@ class BallFinder:
 
 class BallFollower:
     """One clip's ball search: call `find` on consecutive frames (and `remember` for a ball
-    the main detector found); it follows the ball from one sighting to the next."""
+    the main detector found); it follows the ball from one sighting to the next. TRACK_FRAMES,
+    HIT_FROM and STILL_PX are for 25 frames/s; `fps` (the analysed frames') scales them."""
 
-    def __init__(self, finder: BallFinder):
+    def __init__(self, finder: BallFinder, fps: float = REFERENCE_FPS):
         self.finder = finder
+        self.track_frames = scaled_frames(TRACK_FRAMES, fps)
+        self.hit_from = scaled_frames(HIT_FROM, fps)
+        self.still_px = STILL_PX / per_reference(fps)
         self._last: tuple[int, np.ndarray, np.ndarray] | None = None   # (frame index, xy, px per frame)
         self.looks = 0
 
@@ -140,15 +145,15 @@ class BallFollower:
         umpires = [np.array([(b[0] + b[2]) / 2, b[1] + UPPER_BODY * (b[3] - b[1])])
                    for b in np.asarray(umpire_boxes, float).reshape(-1, 4)[:MAX_UMPIRES]]
         predicted = None
-        if self._last is not None and 0 < index - self._last[0] <= TRACK_FRAMES:
+        if self._last is not None and 0 < index - self._last[0] <= self.track_frames:
             predicted = self._last[1] + self._last[2] * (index - self._last[0])
-        still = predicted is not None and float(np.hypot(*self._last[2])) < STILL_PX
+        still = predicted is not None and float(np.hypot(*self._last[2])) < self.still_px
         if still:       # the umpires whose window the still sighting is not in
             half = self.finder.window_side / 2
             umpires = [u for u in umpires if np.max(np.abs(predicted - u)) > half]
         places = ([predicted] if predicted is not None else []) + umpires
         first_hit = len(places)
-        if still and hit_steps is not None and HIT_FROM <= index - self._last[0]:
+        if still and hit_steps is not None and self.hit_from <= index - self._last[0]:
             places += [self._last[1] + np.asarray(step, float) * (index - self._last[0])
                        for step in np.asarray(hit_steps, float).reshape(-1, 2)]
         if lost_near is not None and self.lost(index):
@@ -172,13 +177,13 @@ class BallFollower:
 
     def lost(self, index: int) -> bool:
         """The ball was seen, but not in the last TRACK_FRAMES frames before `index`."""
-        return self._last is not None and index - self._last[0] > TRACK_FRAMES
+        return self._last is not None and index - self._last[0] > self.track_frames
 
     def remember(self, index: int, xy: np.ndarray) -> None:
         """Record a sighting at frame `index` to follow the ball from it."""
         xy = np.asarray(xy, float)
         vel = np.zeros(2)
-        if self._last is not None and 0 < index - self._last[0] <= TRACK_FRAMES:
+        if self._last is not None and 0 < index - self._last[0] <= self.track_frames:
             vel = (xy - self._last[1]) / (index - self._last[0])
         self._last = (index, xy, vel)
 

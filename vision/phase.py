@@ -18,11 +18,11 @@ import numpy as np
 
 from rules.document import LINEUP, PLAY, THROW_IN
 from vision.detections import inside_grown
+from vision.frame_rate import REFERENCE_FPS, frame_rate, per_reference, scaled_frames
 
 
-# The ball's constants below count frames of 25 frames/s footage (REFERENCE_FPS): on faster
-# footage throw_in_from_ball scales them (twice the frames, half the pixels a frame at 50/s).
-REFERENCE_FPS = 25.0
+# The ball's constants below count frames of 25 frames/s footage (vision.frame_rate): on
+# faster footage throw_in_from_ball scales them (twice the frames, half the pixels a frame at 50/s).
 HELD_RECENT_FRAMES = 25      # a ball seen in hand vouches for a throw of two sightings this long after
                              # (a second at 25 frames/s; a re-rendered jostling_at_centre: a fleck held
                              # at frame ~75, two scattered ones at 105 and 107 made a throw-in)
@@ -79,8 +79,8 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     The frame counts and speeds a frame are for REFERENCE_FPS; `fps` above it scales them
     (below it they stay: a frame stride makes the same sightings farther apart, which these
     allow for)."""
-    r = max(1.0, float(fps) / REFERENCE_FPS)                # frames of this footage per reference frame
-    gap = int(round(3 * r))                                  # the next sighting: within 3 reference frames
+    r = per_reference(fps)                                 # frames of this footage per reference frame
+    gap = scaled_frames(3, fps)                                  # the next sighting: within 3 reference frames
     recent = HELD_RECENT_FRAMES * r
     cx = (umpire_box[:, 0] + umpire_box[:, 2]) / 2
     cy = (umpire_box[:, 1] + umpire_box[:, 3]) / 2
@@ -119,7 +119,7 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
         err = np.hypot(*(off[later] - (off[nxt] + vel * (later - nxt)[:, None])).T) if len(later) else np.zeros(0)
         if held is None and not np.any(err < LINE_TOLERANCE * h[a] * (later - a) / r):
             continue                                       # (after a ball seen in hand, two will do)
-        return max(0, int(a) - int(round(RELEASE_LAG_FRAMES * r)))
+        return max(0, int(a) - scaled_frames(RELEASE_LAG_FRAMES, fps))
     return None
 
 
@@ -218,7 +218,7 @@ def _ball_throw_followed_by_play(t: np.ndarray, fast: np.ndarray, ball_px: np.nd
     sighting, made a release 1.5 s before the end, and nobody rode off)."""
     start = 0
     fps = frame_rate(t)
-    lag = int(round(RELEASE_LAG_FRAMES * max(1.0, fps / REFERENCE_FPS)))
+    lag = scaled_frames(RELEASE_LAG_FRAMES, fps)
     while (f := throw_in_from_ball(ball_px, box, start=start, fps=fps)) is not None:
         if t[f] + BALL_CONFIRM_S + sustain_s > t[-1]:
             if t[-1] - t[f] < END_CHECK_S or _confirmed(t, fast, f, 1, sustain_s, within_s=np.inf):
@@ -230,11 +230,6 @@ def _ball_throw_followed_by_play(t: np.ndarray, fast: np.ndarray, ball_px: np.nd
         start = f + lag + 1
     return None
 
-
-def frame_rate(t: np.ndarray) -> float:
-    """Analysed frames a second (the median step of the times `t`, s); REFERENCE_FPS when unknown."""
-    step = float(np.median(np.diff(t))) if len(t) > 1 else 0.0
-    return round(1.0 / step, 3) if step > 0 else REFERENCE_FPS      # 25.0, not 24.99999...
 
 
 def phases(n_frames: int, throw_in: ThrowIn) -> np.ndarray:

@@ -156,7 +156,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                    detector_knows_umpires=umpire_class_known(detector),
                    # The rider/umpire classifier sees the stripes at full resolution: it alone decides.
                    umpire_cues="detector" if getattr(detector, "kind", None) is not None else "both",
-                   ball=BallFollower(finder) if finder is not None else None,
+                   ball=BallFollower(finder, fps=fps / opts.stride) if finder is not None else None,
                    motion_ball=MotionBallFinder() if opts.ball_motion else None,
                    hidden_horses=opts.hidden_horses)
     total = reader.n_frames

@@ -28,6 +28,8 @@ from collections import defaultdict
 
 import numpy as np
 
+from vision.frame_rate import frame_rate, scaled_frames
+
 MIN_LOOKS = 6
 PURITY = 0.8
 EXCHANGE_WINDOW = 15     # frames of looks on each side of an exchange ...
@@ -40,6 +42,11 @@ MOTION_SKIP = 2          # ... leaving out this many frames next to the touch (t
 MOTION_MIN_SEEN = 6      # ... from at least this many positions each side, each track
 MOTION_GAIN_YDS = 4.0    # exchanged, the velocity changes must shrink by at least this (yd/s) ...
 MOTION_SHARE = 0.35      # ... to at most this share of what they are as tracked
+# The frame counts above are for 25 frames/s and are scaled to faster footage (vision.frame_rate).
+
+
+def _rate(frames: list) -> float:
+    return frame_rate([f.t for f in frames])
 
 
 def change_point(names: list[str | None], min_looks: int = MIN_LOOKS, purity: float = PURITY) -> int | None:
@@ -220,13 +227,15 @@ def _touching_pairs(frames: list, voter, near_yd: float):
                 yield pos, a, b
 
 
-def exchange_swaps(frames: list, voter, looks: list[tuple], window: int = EXCHANGE_WINDOW,
+def exchange_swaps(frames: list, voter, looks: list[tuple], window: int | None = None,
                    near_yd: float = EXCHANGE_NEAR_YD) -> list[tuple[int, int, int]]:
     """Undo id exchanges between two players of opposite teams. At frame position p, tracks a
     and b (less than `near_yd` apart) have exchanged when a's looks are one team's over the
     `window` frames before p and the other's over the `window` from p, and b's the other way
     round; from p on their ids are exchanged back (in `frames` and in `looks`, whose tuples
-    are rewritten) and the voter's votes redone. Returns (a, b, p) per exchange, in time order."""
+    are rewritten) and the voter's votes redone. Returns (a, b, p) per exchange, in time order.
+    `window` defaults to EXCHANGE_WINDOW scaled to the frames' rate."""
+    window = scaled_frames(EXCHANGE_WINDOW, _rate(frames)) if window is None else window
     seq = named_looks(looks, voter)
     if not seq:
         return []
@@ -276,16 +285,16 @@ def _redo_looks(done: list[tuple[int, int, int]], looks: list[tuple], voter) -> 
             voter.observe(tid, look, umpire=said)
 
 
-def _velocity(frames: list, tid: int, lo: int, hi: int) -> np.ndarray | None:
+def _velocity(frames: list, tid: int, lo: int, hi: int, min_seen: int = MOTION_MIN_SEEN) -> np.ndarray | None:
     """(2,) yd/s: the least-squares slope of track `tid`'s raw field positions over frame
-    positions [lo, hi), or None with fewer than MOTION_MIN_SEEN of them."""
+    positions [lo, hi), or None with fewer than `min_seen` of them."""
     ts, xy = [], []
     for pos in range(max(lo, 0), min(hi, len(frames))):
         f = frames[pos]
         k = np.flatnonzero(f.track_ids == tid)
         if len(k) and np.isfinite(f.field_yd[k[0]]).all():
             ts.append(f.t), xy.append(f.field_yd[k[0]])
-    if len(ts) < MOTION_MIN_SEEN:
+    if len(ts) < min_seen:
         return None
     t = np.array(ts) - ts[0]
     A = np.c_[t, np.ones(len(t))]
@@ -293,21 +302,26 @@ def _velocity(frames: list, tid: int, lo: int, hi: int) -> np.ndarray | None:
 
 
 def exchange_by_motion(frames: list, voter, looks: list[tuple], near_yd: float = MOTION_NEAR_YD,
-                       span: int = MOTION_SPAN, skip: int = MOTION_SKIP) -> list[tuple[int, int, int]]:
+                       span: int | None = None, skip: int | None = None) -> list[tuple[int, int, int]]:
     """Exchange two tracks' ids from the frame where they touch (raw positions within
     `near_yd`) when their velocities (over `span` frames each side, `skip` frames from the
     touch left out) change by MOTION_GAIN_YDS less exchanged than as tracked, and exchanged
     by at most MOTION_SHARE of it: a track that rode on stops dead as the other, standing
     beside it, rides off. Umpires' tracks are left alone. `frames` (their track_ids) and
     `looks` are rewritten and the votes redone, as by exchange_swaps. Returns (a, b, frame
-    position) per exchange, in time order."""
+    position) per exchange, in time order. `span` and `skip` default to MOTION_SPAN and
+    MOTION_SKIP (and MOTION_MIN_SEEN with them) scaled to the frames' rate."""
+    fps = _rate(frames)
+    span = scaled_frames(MOTION_SPAN, fps) if span is None else span
+    skip = scaled_frames(MOTION_SKIP, fps) if skip is None else skip
+    min_seen = scaled_frames(MOTION_MIN_SEEN, fps)
     done = []
     last_pair: dict[tuple[int, int], int] = {}
     for pos, a, b in _touching_pairs(frames, voter, near_yd):
         pair = (min(a, b), max(a, b))
         if pos - last_pair.get(pair, -2 * span) < 2 * span:
             continue
-        v = [_velocity(frames, t, lo, hi) for t in (a, b)
+        v = [_velocity(frames, t, lo, hi, min_seen) for t in (a, b)
              for lo, hi in ((pos - skip - span, pos - skip), (pos + skip + 1, pos + skip + 1 + span))]
         if any(x is None for x in v):
             continue
