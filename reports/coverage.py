@@ -36,6 +36,18 @@ def line_up_coverage(frames: list[dict], teams: list[str], per_team: int = PLAYE
     return out
 
 
+def camera_cut_warning(report: dict) -> str | None:
+    """The warning for a report whose analysis stopped at a camera cut (vision.scene_cuts), or None."""
+    cut = report.get("camera_cut")
+    if not cut:
+        return None
+    return (f"camera cut at frame {cut['frame']} ({cut['t']:.2f} s): the calibration describes the first "
+            f"shot only, so frames from {cut['frame']} on were not analysed (split the clip at its cuts "
+            f"and calibrate each shot)")
+
+
 def coverage_warnings(report: dict) -> list[str]:
-    """A report's coverage warnings (none for a report written before coverage was counted)."""
-    return list((report.get("coverage") or {}).get("warnings") or [])
+    """A report's coverage warnings: the frames not analysed after a camera cut, and the teams
+    short of players (none for a report written before coverage was counted)."""
+    cut = camera_cut_warning(report)
+    return ([cut] if cut else []) + list((report.get("coverage") or {}).get("warnings") or [])

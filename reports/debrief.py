@@ -31,7 +31,7 @@ from urllib.parse import quote
 import numpy as np
 
 from reports.atomic import write_text
-from reports.coverage import coverage_warnings
+from reports.coverage import camera_cut_warning, coverage_warnings
 from reports.writers import withheld_reason
 from rules.events import WORST, event_key
 
@@ -450,7 +450,10 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
                    + ", ".join(f"<span class=\"code\">{_e(c)}</span> ×{n}" for c, n in by_code.items()) + "</p>")
     else:
         verdict = "<p class=\"verdict good\" id=\"verdict\">No Rule 20 violation found.</p>"
-    warnings = coverage_warnings(report)
+    cut = camera_cut_warning(report)
+    if cut:           # the footage cut to another camera: what follows was not judged
+        verdict += f"<br><p class=\"verdict warn\" id=\"camera-cut-warning\">Only the first shot was analysed: {_e(cut)}.</p>"
+    warnings = [w for w in coverage_warnings(report) if w != cut]
     if warnings:      # players the detector missed in the line-up: nobody judged them
         verdict += ("<br><p class=\"verdict warn\" id=\"coverage-warning\">Not every player was placed: "
                     + "; ".join(_e(w) for w in warnings) + ".</p>")

@@ -82,3 +82,20 @@ def test_no_play_in_the_line_up_or_without_players():
     players = np.full((n, 1, 2), [150.5, 70.5])
     assert (detect_plays(t, players, ball, phase)[:50] == -1).all()
     assert (detect_plays(t, np.zeros((n, 0, 2)), ball, phase) == -1).all()
+
+
+def test_a_still_balls_noise_is_no_hit_at_50_frames_a_second():
+    """A ball lying still, seen every frame with 0.05 yd of position noise, then hit at 25 yd/s.
+    Over one 50 frames/s frame that noise alone is a speed of ~3.5 yd/s, enough to pass for a
+    hit; speeds over as many sightings as 25 frames/s footage has (vision.frame_rate) leave
+    only the hit."""
+    from vision.plays import ball_hits
+    for fps in (25.0, 50.0):
+        n = int(3 * fps)
+        t = np.arange(n) / fps
+        rng = np.random.default_rng(7)
+        ball = np.tile([150.0, 80.0], (n, 1)) + rng.normal(0, 0.05, (n, 2))
+        hit = int(2 * fps)
+        ball[hit + 1:, 0] += 25.0 * (t[hit + 1:] - t[hit])
+        hits = [f for f, _d in ball_hits(t, ball)]
+        assert len(hits) == 1 and abs(hits[0] - hit) <= 1, (fps, hits)

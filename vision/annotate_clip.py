@@ -37,10 +37,13 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
     fps = reader.fps or 25.0
     markers: list[Marker] = []
     H_inv = None
+    cut = (analysis.report.get("camera_cut") or {}).get("frame")     # the analysis stopped there
     with VideoWriter(out_path, fps, preset=ANNOTATED_PRESET) as writer:
         kept = getattr(analysis, "kept_frames", None)
         frames = kept.replay(reader, prefetch) if kept is not None else ((i, f) for i, _t, f in prefetch(reader))
         for index, frame in frames:
+            if cut is not None and index >= cut:
+                break                     # another shot: nothing was analysed, nothing to draw
             fr = by_index.get(index)
             if fr is not None:
                 markers = [Marker(o["id"], o["team"], o["box_px"], (o["x_yd"], o["y_yd"]), o.get("horse_hidden", False))

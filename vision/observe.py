@@ -61,19 +61,26 @@ class Observer:
     ball: object | None = None     # a vision.ball.BallFollower: looks for the ball the detector missed
     motion_ball: object | None = None  # a vision.ball_motion.MotionBallFinder: the thrown ball from motion
     hidden_horses: bool = False    # riders of hidden horses are units (vision.players.pair_units)
+    look_every: int = 3            # after a track's first looks, one look in this many frames (at 25 frames/s;
+                                   # vision.pipeline scales it to the footage: vision.frame_rate)
     frames: list[FrameObs] = field(default_factory=list)
     _horses_seen: list[tuple] = field(default_factory=list)   # (time s, field yd (N, 2)) of detected horses
     _ball_last: tuple | None = None     # (time s, field yd, at an umpire, in his hands) of the last ball seen
     looks: list[tuple] = field(default_factory=list)   # (frame position, track id, Appearance, umpire said)
 
-    def observe(self, index: int, t: float, frame: np.ndarray, det: Detections | None = None) -> FrameObs:
+    def observe(self, index: int, t: float, frame: np.ndarray, det: Detections | None = None,
+                step=None) -> FrameObs:
+        """One frame. `det`: its detections (else the detector runs here); `step`: the camera
+        tracker's update for it when the caller already made it (vision.pipeline, checking a
+        camera cut), else it is made here."""
         if det is None:
             det = self.detector(frame, index=index) if getattr(self.detector, "wants_index", False) \
                 else self.detector(frame)
         units = pair_units(det, hidden_horses=self.hidden_horses)
         H, ok = self.H0, True
         if self.camera is not None:
-            step = self.camera.update(frame, exclude_boxes=det.xyxy)
+            if step is None:
+                step = self.camera.update(frame, exclude_boxes=det.xyxy)
             H, ok = step.H, step.ok
         ground = ground_point_px(units.horse_xyxy)
         field_yd = image_to_field(H, ground) if len(ground) else np.zeros((0, 2))
@@ -90,10 +97,10 @@ class Observer:
         seated = units.seat >= VOTE_MIN_SEAT if units.seat is not None else np.ones(len(units), bool)
         for k in np.flatnonzero((ids >= 0) & ~np.isnan(units.person_xyxy[:, 0]) & seated):
             tid = int(ids[k])
-            # Identity is a vote over many looks: once a track has a few, look every 3rd frame
+            # Identity is a vote over many looks: once a track has a few, look every 3rd frame (at 25/s)
             # (staggered by track id so that frames cost alike). The stripe score is skipped
             # only when the detector's umpire class alone decides (umpire_cues "detector").
-            if self.voter.observations(tid) >= 9 and (len(self.frames) + tid) % 3:
+            if self.voter.observations(tid) >= 9 and (len(self.frames) + tid) % self.look_every:
                 continue
             both = self.umpire_cues == "both"
             look = describe(frame, units.person_xyxy[k], stripes=both or not self.detector_knows_umpires)

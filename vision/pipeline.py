@@ -20,6 +20,7 @@ from rules.events import violation_events
 from vision import phase as phase_mod
 from vision.ball import BallFollower
 from vision.ball_motion import MotionBallFinder
+from vision.frame_rate import scaled_frames
 from vision.frame_store import DEFAULT_BUDGET_MB, FrameStore
 from vision.homography import calibrate
 from vision.identity_doubt import WINDOW_S, withhold_doubtful
@@ -27,6 +28,7 @@ from vision.observe import Observer, umpire_class_known
 from vision.openvino_cpu import precision_name
 from vision.plays import detect_plays
 from vision.roster import limit_roster
+from vision.scene_cuts import CutDetector
 from vision.swaps import exchange_by_motion, exchange_swaps, named_looks, split_swaps
 from vision.positions import (fill_gaps, fill_speeds, hidden_edge_px, hidden_share, largest_sigma, moving_ground,
                               position_cov, smooth_tracks)
@@ -158,16 +160,27 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                    umpire_cues="detector" if getattr(detector, "kind", None) is not None else "both",
                    ball=BallFollower(finder, fps=fps / opts.stride) if finder is not None else None,
                    motion_ball=MotionBallFinder() if opts.ball_motion else None,
-                   hidden_horses=opts.hidden_horses)
+                   hidden_horses=opts.hidden_horses, look_every=scaled_frames(3, fps / opts.stride))
     total = reader.n_frames
     # Pass two (annotated.mp4) draws on these same frames: keep what fits the budget.
     kept = FrameStore(opts.frame_memory_mb if opts.annotate else 0)
     # Two stages overlap: a background thread decodes and detects frame i+1 (both release
-    # the GIL) while this one follows the camera, tracks and describes frame i.
+    # the GIL) while this one follows the camera, tracks and describes frame i. The
+    # calibration holds for one shot: the analysis stops at the first camera cut (a content
+    # jump the camera tracker cannot follow either; vision.scene_cuts).
+    cuts, camera_cut = CutDetector(), None
     for index, t, frame, det in prefetch(detect_frames(prefetch(kept.keep_all(reader)), detector, opts.stride),
                                          depth=2):
-        if det is not None:
-            obs.observe(index, t, frame, det)
+        jumped = cuts.jumped(index, frame)
+        if det is not None or jumped:
+            step = None
+            if jumped and camera is not None:
+                step = camera.update(frame, exclude_boxes=det.xyxy if det is not None else None)
+            if jumped and (camera is None or not step.ok) and obs.frames:
+                camera_cut = {"frame": int(index), "t": round(float(t), 3)}
+                break
+            if det is not None:
+                obs.observe(index, t, frame, det, step)
         if progress:
             progress(index + 1, total)
     reader.close()
@@ -259,6 +272,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                                            for a, b, p in swaps]
     report["detector"] = {"model": str(getattr(detector, "path", None)), "runtime": getattr(detector, "runtime", None),
                           "openvino_precision": precision_name()}
+    report["camera_cut"] = camera_cut
     report["ball"] = {"stage": str(finder.path) if finder is not None else None,
                       "frames_seen": int(np.sum(~np.isnan(ball_px[:, 0]))),
                       "stage_looks": int(obs.ball.looks) if obs.ball is not None else 0,

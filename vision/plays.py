@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from rules.document import PLAY, THROW_IN
+from vision.frame_rate import frame_rate, scaled_frames
 
 HIT_MIN_SPEED_YDS = 5.0     # the ball leaves a hit at least this fast
 HIT_GAIN_YDS = 4.0          # ... and at least this much faster than it came
@@ -36,14 +37,17 @@ THROW_CONE_DEG = 30.0       # a "hit" along the throw's line (across the field) 
 def ball_hits(t: np.ndarray, ball: np.ndarray, max_gap_s: float = 0.4, min_interval_s: float = 0.3
               ) -> list[tuple[int, np.ndarray]]:
     """(frame, direction) of each hit: the last sighting before the ball's speed jumps, and
-    the unit vector it leaves in."""
+    the unit vector it leaves in. The sightings counted before and after are for 25 frames/s
+    footage and scaled to faster (vision.frame_rate): over one 50 frames/s frame a still
+    ball's position noise alone is a speed of several yards a second."""
     seen = np.flatnonzero(np.isfinite(ball).all(axis=1))
     hits: list[tuple[int, np.ndarray]] = []
-    for k in range(1, len(seen) - 1):
+    r = scaled_frames(1, frame_rate(t))                 # sightings a 25 frames/s frame
+    for k in range(r, len(seen) - r):
         f = seen[k]
-        b0, a1 = seen[max(0, k - 2)], seen[k + 1]
+        b0, a1 = seen[max(0, k - 2 * r)], seen[k + r]
         if t[f] - t[b0] > max_gap_s:
-            b0 = seen[k - 1]
+            b0 = seen[k - r]
         if t[f] - t[b0] > max_gap_s or t[a1] - t[f] > max_gap_s or t[f] <= t[b0] or t[a1] <= t[f]:
             continue
         before = np.hypot(*(ball[f] - ball[b0])) / (t[f] - t[b0])
