@@ -55,6 +55,7 @@ def console_summary(report: dict) -> str:
              f"({report['calibration']['rms_yd']} yd)",
              f"throw-in: frame {ti['frame']} at {ti['t']} s ({ti['method']})" if ti["frame"] is not None
              else "throw-in: not found (every frame judged as line-up)"]
+    lines[1:1] = [f"calibration: {w}" for w in report["calibration"].get("warnings") or []]
     if not report["events"]:
         lines.append("no Rule 20 violation")
     for ev in report["events"]:

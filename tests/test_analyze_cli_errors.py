@@ -95,3 +95,19 @@ def test_bad_frame_memory(tmp_path, capsys, value):
     err = capsys.readouterr().err
     assert stop.value.code == 2 and "--frame-memory-mb" in err and "megabytes" in err, err
     assert _no_outputs(out)
+
+
+def test_a_calibration_made_on_other_frames(tmp_path, capsys):
+    """Made on a picture of another shape (a phone's rotated copy, a crop): its pixels would
+    put every player elsewhere, so it is refused; made on the same picture at another size
+    (a transcode), it is scaled (tests/test_vision_homography.py)."""
+    doc = json.loads((SAMPLE / "calibration.json").read_text())
+    doc["image_size"] = [720, 1280]
+    for p in doc["points"]:
+        p["px"] = [p["px"][1], p["px"][0]]                   # the same marks on a portrait frame
+    cal = tmp_path / "cal.json"
+    cal.write_text(json.dumps(doc))
+    rc, err = _analyze(capsys, SAMPLE / "clip.mp4", "--out", tmp_path / "out", "--defending",
+                       "red=south,blue=north", "--calibration", cal)
+    assert rc == 2 and err.count("\n") == 1 and "720x1280" in err and "1280x720" in err, err
+    assert _no_outputs(tmp_path / "out")

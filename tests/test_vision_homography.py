@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.errors import CalibrationError
-from vision.homography import (calibrate, field_landmarks, field_to_image, fit_homography,
+from vision.homography import (calibrate, field_landmarks, field_to_image, fit_homography, for_frame_size,
                                homography_from_points, image_to_field, landmark_yd,
                                load_calibration, look_at_homography, parse_calibration,
                                validate_calibration)
@@ -178,3 +178,21 @@ def test_exact_repeats_are_dropped_conflicting_ones_raise():
     px[4] += (30, 0)
     with pytest.raises(CalibrationError, match="point 2 and point 4 are the same field point"):
         homography_from_points(px, yd, SIZE)
+
+
+def test_a_calibration_follows_a_transcode_and_refuses_another_picture():
+    """Marked on 1280x720 frames: for the same picture at 1920x1080 its pixels are scaled (a
+    point of the bigger frame maps to the same yards), for 720x1280 (rotated) it is refused,
+    and for frames of its own size (or a calibration without image_size) it is kept."""
+    px, yd = _grid_points()
+    fit = homography_from_points(px, yd, image_size=SIZE)
+    assert for_frame_size(fit, SIZE) is fit
+    big = for_frame_size(fit, (1920, 1080))
+    assert big.calibration.image_size == (1920, 1080) and "1280x720" in big.warnings[0]
+    probe = np.array([[400.0, 500.0], [900.0, 300.0]])
+    np.testing.assert_allclose(image_to_field(big.H, (probe + 0.5) * 1.5 - 0.5), image_to_field(fit.H, probe),
+                               atol=1e-6)
+    with pytest.raises(CalibrationError, match="720x1280"):
+        for_frame_size(fit, (720, 1280))
+    loose = homography_from_points(px, yd)
+    assert for_frame_size(loose, (720, 1280)) is loose

@@ -16,7 +16,7 @@ import itertools
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -535,6 +535,27 @@ def calibrate(path_or_doc: str | Path | dict, threshold_px: float | None = None
     else:
         cal = load_calibration(path_or_doc)
     return fit_homography(cal, threshold_px)
+
+
+def for_frame_size(fit: CalibrationFit, size: tuple[int, int], aspect_tolerance: float = 0.01
+                   ) -> CalibrationFit:
+    """The calibration for frames of `size` (width, height). As it is when it was made on
+    frames of that size, or does not say (no image_size). Scaled when it was made on the same
+    picture at another size (a transcode: the aspect ratios agree within `aspect_tolerance`),
+    with a warning saying so. A CalibrationError when the pictures differ (a rotated or
+    cropped copy): its pixels would put every player somewhere else."""
+    cal = fit.calibration
+    if cal.image_size is None or tuple(cal.image_size) == tuple(size):
+        return fit
+    (cw, ch), (w, h) = cal.image_size, (int(size[0]), int(size[1]))
+    if abs((cw / ch) / (w / h) - 1.0) > aspect_tolerance:
+        raise CalibrationError(f"the calibration was made on {cw}x{ch} frames and this video's are {w}x{h} "
+                               f"(rotated or cropped?): calibrate this video (polo-lineup calibrate)")
+    s = np.array([w / cw, h / ch])
+    scaled = Calibration((cal.px + 0.5) * s - 0.5, cal.yd, cal.names, (w, h), cal.length_yd, cal.width_yd, cal.frame)
+    out = fit_homography(scaled)
+    note = f"calibration made on {cw}x{ch} frames, scaled to this video's {w}x{h}"
+    return replace(out, warnings=(note, *out.warnings))
 
 
 def homography_from_points(px_points: Any, yd_points: Any,

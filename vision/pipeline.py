@@ -22,7 +22,7 @@ from vision.ball import BallFollower
 from vision.ball_motion import MotionBallFinder
 from vision.frame_rate import scaled_frames
 from vision.frame_store import DEFAULT_BUDGET_MB, FrameStore
-from vision.homography import calibrate
+from vision.homography import calibrate, for_frame_size
 from vision.identity_doubt import WINDOW_S, withhold_doubtful
 from vision.observe import Observer, umpire_class_known
 from vision.openvino_cpu import precision_name
@@ -138,7 +138,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     video = Path(video)
     reader = open_video(video)
     cal_src = opts.calibration or video.with_name("calibration.json")
-    fit = calibrate(cal_src if isinstance(cal_src, dict) else str(cal_src))
+    fit = for_frame_size(calibrate(cal_src if isinstance(cal_src, dict) else str(cal_src)), reader.size)
     # The field's size: the sidecar's "field" when given, else the calibration file's own.
     size = {"length_yd": fit.calibration.length_yd, "width_yd": fit.calibration.width_yd}
     size.update({k: v for k, v in opts.field.items() if k in ("length_yd", "width_yd")})
@@ -361,7 +361,8 @@ def _report(video, opts, fit, frames, tids, identity, xy, cov, boxes, inferred, 
     opt = {k: (str(v) if isinstance(v, Path) else v) for k, v in opt.items()}
     return {"version": 1, "video": str(video), "fps": fps, "frames_analysed": len(frames), "options": opt,
             "calibration": {"rms_px": _r(fit.rms_px), "max_px": _r(fit.max_px), "rms_yd": _r(fit.rms_yd),
-                            "max_yd": _r(fit.max_yd), "points_used": int(fit.inliers.sum())},
+                            "max_yd": _r(fit.max_yd), "points_used": int(fit.inliers.sum()),
+                            "warnings": list(fit.warnings)},
             "throw_in": {"frame": frames[throw.frame].index if throw.frame is not None else None,
                          "t": round(frames[throw.frame].t, 4) if throw.frame is not None else None,
                          "method": throw.method},
