@@ -152,3 +152,17 @@ def test_an_implied_box_is_drawn_in_dashes():
     assert 0.3 < lit(dashed[205:295, 100]).mean() < 0.75 and 0.3 < lit(dashed[200, 105:175]).mean() < 0.75
     out = annotate(_blank(), [Marker(1, "red", (100, 200, 180, 300), implied=True)], None, [])
     assert 0.3 < lit(out[205:295, 100]).mean() < 0.75
+
+
+def test_lines_keep_their_weight_on_bigger_frames():
+    """2 px on a 720-line frame, in proportion elsewhere (at least 1): a box edge on a
+    1080- or 1440-line frame is drawn wider than on a 720-line one, not a hairline."""
+    from vision.draw import line_width
+    lit = {}
+    for h, w_px in ((360, 1), (720, 2), (1080, 3), (1440, 4)):
+        frame = np.zeros((h, h * 16 // 9, 3), np.uint8)
+        assert line_width(frame) == w_px
+        out = annotate(frame, [Marker(1, "red", (100, 100, 200, 300), None)], None, [], minimap=False)
+        lit[h] = int((out[200, 90:120].max(axis=1) > 127).sum())     # the left edge, across
+    assert lit[360] >= 1 and lit[360] < lit[720] < lit[1080] <= lit[1440]
+    assert lit[720] == 3                                                # as before (thickness 2, anti-aliased)

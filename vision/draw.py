@@ -58,6 +58,12 @@ def _fixed(pts: np.ndarray) -> np.ndarray:
     return np.round(np.asarray(pts, float) * (1 << SHIFT)).astype(np.int32)
 
 
+def line_width(img: np.ndarray) -> int:
+    """Overlay line width in pixels: 2 on a 720-line frame, in proportion on others (at least
+    1), so that a 1440p clip's boxes are not hairlines."""
+    return max(1, int(round(2 * img.shape[0] / 720)))
+
+
 def _font_scale(img: np.ndarray) -> float:
     return max(0.35, img.shape[0] / 720 * 0.55)
 
@@ -345,14 +351,15 @@ def annotate(frame: np.ndarray, markers: Sequence[Marker], H_inv: np.ndarray | N
     """Boxes, the centre line and umpire circles (with `H_inv`), the inset map and the
     violation banner on one frame; returns the annotated image."""
     img = frame.copy() if copy else frame
+    lw = line_width(img)
     if H_inv is not None:
-        draw_centre_line(img, H_inv, length, width)
+        draw_centre_line(img, H_inv, length, width, thickness=lw)
         for m in markers:
             if m.team == UMPIRE and m.field_yd is not None and np.all(np.isfinite(m.field_yd)):
-                draw_field_circle(img, H_inv, m.field_yd, umpire_radius_yd, (255, 255, 255))
+                draw_field_circle(img, H_inv, m.field_yd, umpire_radius_yd, (255, 255, 255), thickness=lw)
     boxed = [m for m in markers if m.box_px is not None]
     draw_boxes(img, [m.box_px for m in boxed], [str(m.track_id) for m in boxed],
-               [team_colour(m.team, colours) for m in boxed], dashed=[m.implied for m in boxed])
+               [team_colour(m.team, colours) for m in boxed], thickness=lw, dashed=[m.implied for m in boxed])
     if minimap:
         draw_minimap(img, markers, length, width, colours,
                      umpire_radius_yd=umpire_radius_yd)
