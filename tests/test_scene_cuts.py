@@ -76,3 +76,18 @@ def test_the_analysis_stops_at_a_camera_cut_and_says_so(tmp_path):
                                   AnalyzeOptions(**{**opts.__dict__, "annotate": False, "stride": 3}),
                                   detector=_Nothing(), debrief=False)
     assert report["camera_cut"] is None and report["frames_analysed"] == 50
+
+
+def test_fades_are_not_cuts_but_a_dip_to_black_between_two_views_is():
+    """A fade in from black and out to black within one view is no cut (the brightness is
+    normalised, black frames skipped); a dip to black between two views is one, found on the
+    first frame of the second view bright enough to compare with the last of the first."""
+    a, b = _view(1, 40), _view(2, 150)
+    ramp = [0.0, 0.1, 0.25, 0.45, 0.7, 1.0]
+    det = CutDetector()
+    frames = [a[:, 8 * i:8 * i + 640] * k for i, k in enumerate(ramp + [1.0] * 6 + ramp[::-1])]
+    assert not any(det.jumped(i, f.astype(np.uint8)) for i, f in enumerate(frames))
+    det = CutDetector()
+    dip = [a[:, :640] * k for k in ramp[::-1]] + [b[:, :640] * k for k in ramp]
+    jumps = [det.jumped(i, f.astype(np.uint8)) for i, f in enumerate(dip)]
+    assert sum(jumps) == 1 and 6 <= jumps.index(True) <= 9
