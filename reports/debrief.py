@@ -524,7 +524,7 @@ dashed lines 20 yd from the boards. {teams}</p>
 <dt>throw-in</dt><dd>{ti_text}</dd>
 <dt>teams</dt><dd>{defending}</dd>
 <dt>calibration</dt><dd>RMS {_e(cal.get('rms_px'))} px ({_e(cal.get('rms_yd'))} yd), max {_e(cal.get('max_px'))} px,
- {_e(cal.get('points_used'))} points</dd>
+ {_e(cal.get('points_used'))} points{''.join('; ' + _e(w) for w in cal.get('warnings') or [])}</dd>
 <dt>tracks</dt><dd>{len(report.get('tracks') or [])}</dd>
 <dt>minimum run</dt><dd>{_e(opts.get('min_run'))} frames</dd>
 <dt>processing</dt><dd>{_e((report.get('summary') or {}).get('processing_s'))} s</dd>

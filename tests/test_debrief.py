@@ -120,6 +120,12 @@ def test_debrief_links_annotated_video_and_copes_without_events_or_video(tmp_pat
     html = debrief_html(report, tmp_path / "missing.mp4", "annotated.mp4")
     assert "withheld: WRONG_SIDE" in html and "3 looks against 0" in html
     assert len(Page(html).find("tr", **{"class": "^event$"})) == 1
+    # A camera cut and a scaled calibration are said on the page.
+    report["camera_cut"] = {"frame": 1, "t": 0.04}
+    report["calibration"] = {"warnings": ["calibration made on 1280x720 frames, scaled to this video's 1920x1080"]}
+    html = debrief_html(report, tmp_path / "missing.mp4", "annotated.mp4")
+    assert Page(html).find("p", id="camera-cut-warning") and "camera cut at frame 1" in html
+    assert "scaled to this video" in html and "1920x1080" in html and not Page(html).find("p", id="coverage-warning")
 
 
 def test_index_links_the_debriefs_of_done_clips(tmp_path):
