@@ -2,7 +2,8 @@
 
 The samples and the training footage are rendered at 25 frames/s (REFERENCE_FPS), and
 several heuristics count frames: the ball stage's follow (vision.ball), the throw-in from
-the ball (vision.phase), the id exchanges (vision.swaps). On 50 frames/s footage the same
+the ball (vision.phase), the hits (vision.plays), the id exchanges (vision.swaps) and the
+identity looks' spacing (vision.observe, set by vision.pipeline). On 50 frames/s footage the same
 second is twice the frames and a moving ball covers half the pixels a frame; `per_reference`
 says how many of the footage's frames make one reference frame. Slower footage (or a frame
 stride) keeps the counts as written: its sightings are farther apart in time, which those

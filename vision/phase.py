@@ -80,7 +80,7 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     (below it they stay: a frame stride makes the same sightings farther apart, which these
     allow for)."""
     r = per_reference(fps)                                 # frames of this footage per reference frame
-    gap = scaled_frames(3, fps)                                  # the next sighting: within 3 reference frames
+    gap = scaled_frames(3, fps)                            # the next sighting: within 3 reference frames
     recent = HELD_RECENT_FRAMES * r
     cx = (umpire_box[:, 0] + umpire_box[:, 2]) / 2
     cy = (umpire_box[:, 1] + umpire_box[:, 3]) / 2
