@@ -47,7 +47,12 @@ def camera_cut_warning(report: dict) -> str | None:
 
 
 def coverage_warnings(report: dict) -> list[str]:
-    """A report's coverage warnings: the frames not analysed after a camera cut, and the teams
-    short of players (none for a report written before coverage was counted)."""
+    """A report's coverage warnings (none for a report written before coverage was counted)."""
+    return list((report.get("coverage") or {}).get("warnings") or [])
+
+
+def report_warnings(report: dict) -> list[str]:
+    """Everything a reader of the verdicts is warned of: the frames not analysed after a
+    camera cut, then the teams short of players."""
     cut = camera_cut_warning(report)
-    return ([cut] if cut else []) + list((report.get("coverage") or {}).get("warnings") or [])
+    return ([cut] if cut else []) + coverage_warnings(report)

@@ -453,7 +453,7 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
     cut = camera_cut_warning(report)
     if cut:           # the footage cut to another camera: what follows was not judged
         verdict += f"<br><p class=\"verdict warn\" id=\"camera-cut-warning\">Only the first shot was analysed: {_e(cut)}.</p>"
-    warnings = [w for w in coverage_warnings(report) if w != cut]
+    warnings = coverage_warnings(report)
     if warnings:      # players the detector missed in the line-up: nobody judged them
         verdict += ("<br><p class=\"verdict warn\" id=\"coverage-warning\">Not every player was placed: "
                     + "; ".join(_e(w) for w in warnings) + ".</p>")

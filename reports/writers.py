@@ -6,7 +6,7 @@ import io
 from pathlib import Path
 
 from reports.atomic import write_json, write_text
-from reports.coverage import coverage_warnings
+from reports.coverage import report_warnings
 
 CSV_COLUMNS = ["frame", "t_s", "phase", "kind", "id", "track_id", "team", "x_yd", "y_yd", "sigma_yd",
                "violations", "umpire_distance_yd"]
@@ -68,6 +68,6 @@ def console_summary(report: dict) -> str:
     for ev in report.get("events_withheld") or []:
         lines.append(f"  withheld: {ev['code']} {ev.get('player') or ''} frames {ev['start_frame']}-{ev['end_frame']} "
                      f"({withheld_reason(ev)})")
-    for warning in coverage_warnings(report):
+    for warning in report_warnings(report):
         lines.append(f"warning: {warning}")
     return "\n".join(lines)

@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from reports.coverage import coverage_warnings
+from reports.coverage import report_warnings
 from reports.writers import console_summary
 from vision.analyze_job import analyze_to_folder
 from vision.detections import Detections
@@ -65,7 +65,7 @@ def test_the_analysis_stops_at_a_camera_cut_and_says_so(tmp_path):
     report, _ = analyze_to_folder(tmp_path / "cut.mp4", tmp_path / "out", opts, detector=_Nothing())
     assert report["camera_cut"] == {"frame": 30, "t": 1.2}
     assert report["frames_analysed"] == 30 and report["frames"][-1]["index"] == 29
-    assert "camera cut at frame 30" in coverage_warnings(report)[0]
+    assert "camera cut at frame 30" in report_warnings(report)[0]
     assert "warning: camera cut at frame 30" in console_summary(report)
     assert json.loads((tmp_path / "out" / "report.json").read_text())["camera_cut"]["frame"] == 30
     assert 'id="camera-cut-warning"' in (tmp_path / "out" / "debrief.html").read_text()

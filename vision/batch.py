@@ -23,7 +23,7 @@
   in flight with it are retried one at a time to find which).
 - ``OUT/summary.json``, ``OUT/summary.csv`` and ``OUT/index.html`` (reports.debrief) list every
   clip: status (ok, skipped, failed, interrupted), throw-in frame, violation events by
-  code, warnings (a team short of players in the line-up: reports.coverage), processing
+  code, warnings (a camera cut, a team short of players in the line-up: reports.coverage), processing
   seconds, error. They are written at the end, also after Ctrl-C.
 
 Workers start from a fork server that imports the pipeline once; each worker loads the
@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from reports.atomic import write_json, write_text
-from reports.coverage import coverage_warnings
+from reports.coverage import report_warnings
 from rules.verdicts import VIOLATION_CODES
 from vision.frame_store import DEFAULT_BUDGET_MB
 
@@ -342,7 +342,7 @@ def process_clip(job: ClipJob, progress: Callable[[int, int], None] | None = Non
         ti = report["throw_in"]
         row.update(status="ok", throw_in_frame=ti["frame"], throw_in_s=ti["t"], events=len(report["events"]),
                    events_by_code=dict(report["summary"]["events_by_code"]),
-                   warnings="; ".join(coverage_warnings(report)),
+                   warnings="; ".join(report_warnings(report)),
                    processing_s=round(time.perf_counter() - started, 2))
         write_json(staging / MARKER, {"version": 1, "clip": job.rel, "input": stamp,
                                       "finished_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
