@@ -171,7 +171,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     cuts, camera_cut = CutDetector(), None
     for index, t, frame, det in prefetch(detect_frames(prefetch(kept.keep_all(reader)), detector, opts.stride),
                                          depth=2):
-        jumped = cuts.jumped(index, frame)
+        jumped = cuts.jumped(frame)
         if det is not None or jumped:
             step = None
             if jumped and camera is not None:

@@ -56,6 +56,6 @@ class CutDetector:
         return float((dh.mean() + np.abs(hsv[..., 1] - last[..., 1]).mean()
                       + np.abs(hsv[..., 2] - last[..., 2]).mean()) / 3.0)
 
-    def jumped(self, index: int, frame: np.ndarray) -> bool:
+    def jumped(self, frame: np.ndarray) -> bool:
         change = self.change(frame)
         return change is not None and change > self.threshold
