@@ -14,6 +14,7 @@ import numpy as np
 
 PLAYERS_PER_TEAM = 4
 SHORT_SHARE = 0.5        # a team short of players in more than this share of the line-up frames is warned of
+LATER_PLAY_S = 20.0      # footage running on this long after the throw-in may hold another line-up, not judged
 
 
 def line_up_coverage(frames: list[dict], teams: list[str], per_team: int = PLAYERS_PER_TEAM) -> dict:
@@ -51,8 +52,21 @@ def coverage_warnings(report: dict) -> list[str]:
     return list((report.get("coverage") or {}).get("warnings") or [])
 
 
+def later_play_warning(report: dict) -> str | None:
+    """A warning when the analysed footage runs on more than LATER_PLAY_S past the throw-in:
+    one throw-in a clip is judged (vision.phase finds the first), so a later line-up (after a
+    goal, at the next chukker) would be judged as play. None otherwise."""
+    ti, frames = report.get("throw_in") or {}, report.get("frames") or []
+    if ti.get("t") is None or not frames:
+        return None
+    after = float(frames[-1]["t"]) - float(ti["t"])
+    if after <= LATER_PLAY_S:
+        return None
+    return (f"the footage runs {after:.0f} s past the throw-in at frame {ti['frame']}: only that throw-in is "
+            f"judged, and a later line-up would be taken for play (cut long footage into one clip per throw-in)")
+
+
 def report_warnings(report: dict) -> list[str]:
     """Everything a reader of the verdicts is warned of: the frames not analysed after a
-    camera cut, then the teams short of players."""
-    cut = camera_cut_warning(report)
-    return ([cut] if cut else []) + coverage_warnings(report)
+    camera cut, footage running on long after the throw-in, then the teams short of players."""
+    return [w for w in (camera_cut_warning(report), later_play_warning(report)) if w] + coverage_warnings(report)

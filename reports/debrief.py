@@ -31,7 +31,7 @@ from urllib.parse import quote
 import numpy as np
 
 from reports.atomic import write_text
-from reports.coverage import camera_cut_warning, coverage_warnings
+from reports.coverage import camera_cut_warning, coverage_warnings, later_play_warning
 from reports.writers import withheld_reason
 from rules.events import WORST, event_key
 
@@ -453,6 +453,9 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
     cut = camera_cut_warning(report)
     if cut:           # the footage cut to another camera: what follows was not judged
         verdict += f"<br><p class=\"verdict warn\" id=\"camera-cut-warning\">Only the first shot was analysed: {_e(cut)}.</p>"
+    later = later_play_warning(report)
+    if later:         # one throw-in a clip: a later line-up would be judged as play
+        verdict += f"<br><p class=\"verdict warn\" id=\"later-play-warning\">One throw-in judged: {_e(later)}.</p>"
     warnings = coverage_warnings(report)
     if warnings:      # players the detector missed in the line-up: nobody judged them
         verdict += ("<br><p class=\"verdict warn\" id=\"coverage-warning\">Not every player was placed: "

@@ -45,3 +45,27 @@ def test_the_warning_reaches_the_console_and_the_debrief():
     assert 'id="coverage-warning"' in html and "red: a median of 1 of 4" in html
     del report["coverage"]                                   # a report written before coverage was counted
     assert "warning" not in console_summary(report) and "coverage-warning" not in debrief_html(report, None, "a.mp4")
+
+
+def test_footage_running_on_long_after_the_throw_in_is_warned_of():
+    """One throw-in a clip is judged: a later line-up (after a goal) would be taken for play,
+    so footage running on more than LATER_PLAY_S past the throw-in says so (console, batch)."""
+    from reports.coverage import LATER_PLAY_S, report_warnings
+    frames = [{"index": i, "t": i / 25} for i in range(0, 2000, 25)]        # 80 s
+    report = {"throw_in": {"frame": 50, "t": 2.0, "method": "ball"}, "frames": frames}
+    warnings = report_warnings(report)
+    assert len(warnings) == 1 and "77 s past the throw-in at frame 50" in warnings[0]
+    report["frames"] = [f for f in frames if f["t"] <= 2.0 + LATER_PLAY_S]     # the samples: a few s after
+    assert report_warnings(report) == []
+    report["throw_in"] = {"frame": None, "t": None, "method": "none"}
+    report["frames"] = frames
+    assert report_warnings(report) == []
+    # on the debrief page too
+    report = {"video": "x.mp4", "fps": 25.0, "frames_analysed": len(frames),
+              "options": {"defending": {"red": "south", "blue": "north"}, "stride": 25, "min_run": 3},
+              "calibration": {"rms_px": 0.1, "rms_yd": 0.01}, "throw_in": {"frame": 50, "t": 2.0, "method": "ball"},
+              "tracks": [], "events": [], "summary": {"processing_s": 0.1},
+              "frames": [{**f, "phase": "play", "players": [], "umpires": [], "violations": [], "notes": []}
+                         for f in frames]}
+    assert 'id="later-play-warning"' in debrief_html(report, None, "annotated.mp4")
+    assert "warning: the footage runs 77 s past the throw-in" in console_summary(report)
