@@ -24,8 +24,8 @@
 - ``OUT/summary.json``, ``OUT/summary.csv`` and ``OUT/index.html`` (reports.debrief) list every
   clip: status (ok, skipped, failed, interrupted), throw-in frame, violation events by
   code, warnings (a camera cut, footage long past the throw-in, a team short of players in the
-  line-up: reports.coverage), processing
-  seconds, error. They are written at the end, also after Ctrl-C.
+  line-up: reports.coverage), processing seconds, error. They are written at the end, also
+  after Ctrl-C.
 
 Workers start from a fork server that imports the pipeline once; each worker loads the
 detector once (or calls `detector_factory(clip_path)` per clip, e.g. a truth-box stand-in
