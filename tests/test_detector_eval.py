@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from synth.dataset import write_dataset
-from vision.detections import RIDER, UMPIRE, Detections
-from vision.detector_eval import _split_images, labels_of, pipeline_map50
+from vision.detections import HORSE, RIDER, UMPIRE, Detections, box_iou
+from vision.detector_eval import DENSE_OVERLAP, _split_images, dense_misses, labels_of, pipeline_map50
 
 
 @pytest.fixture(scope="module")
@@ -54,3 +55,59 @@ def test_boxes_shifted_by_their_width_do_not_count(dataset):
         return cls, boxes
     ap = _score(dataset, shift)
     assert max(ap.values()) < 0.2
+
+
+class _StandIn:
+    """A detector that returns the image's true boxes but for the dense horses in `drop`
+    (indices among its true horses), and as its raw proposals `raw_boxes(truth)`."""
+
+    conf, iou = 0.25, 0.6
+
+    def __init__(self, dataset, drop, raw_boxes):
+        self.images = {str(p): p for p in _split_images(dataset, "train")}
+        self.drop, self.raw_boxes, self.seen = drop, raw_boxes, []
+
+    def _truth(self, image):
+        for path in self.images.values():
+            cls, boxes = labels_of(path, image.shape[1], image.shape[0])
+            if np.array_equal(cv2.imread(str(path)), image):
+                return boxes[cls == HORSE]
+        raise AssertionError("image not in the dataset")
+
+    def __call__(self, image):
+        truth = self._truth(image)
+        keep = np.setdiff1d(np.arange(len(truth)), self.drop(truth))
+        return Detections(truth[keep].astype(np.float32), np.zeros(len(keep), np.int64), np.full(len(keep), 0.9, np.float32))
+
+    def raw(self, image, conf):
+        boxes, scores = self.raw_boxes(self._truth(image))
+        return Detections(boxes.astype(np.float32), np.zeros(len(boxes), np.int64), scores.astype(np.float32))
+
+
+def _first_dense(truth):
+    near = box_iou(truth, truth)
+    np.fill_diagonal(near, 0)
+    dense = np.flatnonzero(near.max(axis=1) > DENSE_OVERLAP) if len(truth) > 1 else []
+    return dense[:1]
+
+
+def test_dense_misses_tell_a_suppressed_box_from_a_low_score_and_none(dataset):
+    # every image's first dense horse is missed; its raw box is the true one, scored 0.5 (kept
+    # by the model but suppressed), 0.15 (under the threshold), or absent
+    for score, kind in ((0.5, "suppressed"), (0.15, "low_score"), (None, "not_proposed")):
+        def raw(truth, score=score):
+            pick = _first_dense(truth)
+            if score is None:
+                return np.zeros((0, 4)), np.zeros(0)
+            return truth[pick], np.full(len(pick), score)
+        out = dense_misses(_StandIn(dataset, _first_dense, raw), dataset, "train")
+        assert out["dense_horses"] > 0 and out["missed"] > 0, out
+        assert out["missed_share"][kind] == pytest.approx(out["missed"] / out["dense_horses"]), out
+        assert sum(out["missed_share"].values()) == pytest.approx(out["missed"] / out["dense_horses"])
+
+
+def test_dense_misses_count_none_when_every_horse_is_found(dataset):
+    none = _StandIn(dataset, lambda truth: np.zeros(0, int), lambda truth: (truth, np.ones(len(truth))))
+    out = dense_misses(none, dataset, "train")
+    assert out["missed"] == 0 and out["dense_horses"] > 0
+    assert 0 <= out["overlapping_over_nms"] <= 1

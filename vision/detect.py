@@ -225,10 +225,17 @@ class Detector:
             out = [self.refine_persons(frame, det) for frame, det in zip(batch, out)]
         return out[0] if single else out
 
-    def _predict(self, batch: list[np.ndarray]):
-        """Ultralytics' results for a list of frames."""
-        return self.model.predict(batch, imgsz=self.imgsz, conf=self.conf, iou=self.iou, device=self.device,
+    def _predict(self, batch: list[np.ndarray], conf: float | None = None, iou: float | None = None,
+                 max_det: int = 300):
+        """Ultralytics' results for a list of frames (at the detector's own thresholds unless given)."""
+        return self.model.predict(batch, imgsz=self.imgsz, conf=self.conf if conf is None else conf,
+                                  iou=self.iou if iou is None else iou, max_det=max_det, device=self.device,
                                   verbose=False, classes=sorted(self.map))
+
+    def raw(self, frame: np.ndarray, conf: float = 0.1) -> Detections:
+        """The model's boxes scored above `conf` before non-maximum suppression (no box refiner, no
+        classifier): what it proposed, for vision.detector_eval's account of missed horses."""
+        return self._convert(self._predict([frame], conf=conf, iou=1.0, max_det=10000)[0])
 
     def refine_persons(self, frame: np.ndarray, det: Detections, overlap: float = 0.6) -> Detections:
         """One box per person (the model may give a rider and an umpire box for the same man), each

@@ -15,6 +15,9 @@ from vision.detections import CLASS_NAMES, HORSE, box_iou
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
 
+DENSE_OVERLAP = 0.05    # a horse whose true box overlaps another's by more than this IoU is in the dense line-up
+RAW_CONF = 0.1          # dense_misses: the model's boxes scored below this are not counted as proposed
+
 
 def read_labels(path: Path, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
     if not path.exists() or not path.read_text().strip():
@@ -59,34 +62,89 @@ def labelled_frames(data: str | Path, split: str = "train"):
     return images, frames()
 
 
-def horse_recall(detector, data_yaml: Path, split: str = "val", iou: float = 0.5, min_conf: float = 0.0) -> dict:
-    """Share of true horses matched one-to-one at IoU `iou` by the detector's horse boxes scored at
-    least `min_conf`, overall and in the dense line-up (horses whose box overlaps another's)."""
-    found = total = dense_found = dense_total = 0
+def _matched(truth: np.ndarray, boxes: np.ndarray, iou: float) -> np.ndarray:
+    """(len(truth),) each true box matched at IoU `iou` by one of `boxes`, greedily one to one
+    (best IoU first)."""
+    hit = np.zeros(len(truth), bool)
+    if len(boxes) and len(truth):
+        m = box_iou(truth, boxes.astype(float))
+        for t, d in sorted(zip(*np.nonzero(m >= iou)), key=lambda td: -m[td]):
+            if not hit[t] and m[t, d] >= 0:
+                hit[t] = True
+                m[:, d] = -1
+    return hit
+
+
+def _neighbour_overlap(truth: np.ndarray) -> np.ndarray:
+    """(len(truth),) each true horse box's largest IoU with another's (0 for a lone horse)."""
+    if len(truth) < 2:
+        return np.zeros(len(truth))
+    overlap = box_iou(truth, truth)
+    np.fill_diagonal(overlap, 0)
+    return overlap.max(axis=1)
+
+
+def _horse_truths(data_yaml: Path, split: str):
+    """(image, true horse boxes) of each image of `split` with at least one horse."""
     for img_path in _split_images(data_yaml, split):
         image = cv2.imread(str(img_path))
         h, w = image.shape[:2]
         cls, boxes = labels_of(img_path, w, h)
-        truth = boxes[cls == HORSE]
-        if not len(truth):
-            continue
+        if (cls == HORSE).any():
+            yield image, boxes[cls == HORSE]
+
+
+def horse_recall(detector, data_yaml: Path, split: str = "val", iou: float = 0.5, min_conf: float = 0.0) -> dict:
+    """Share of true horses matched one-to-one at IoU `iou` by the detector's horse boxes scored at
+    least `min_conf`, overall and in the dense line-up (horses whose box overlaps another's)."""
+    found = total = dense_found = dense_total = 0
+    for image, truth in _horse_truths(data_yaml, split):
         det = detector(image).of(HORSE)
-        det = det[det.confidence >= min_conf]
-        hit = np.zeros(len(truth), bool)
-        if len(det):
-            m = box_iou(truth, det.xyxy.astype(float))
-            # greedy one-to-one matching by IoU
-            for t, d in sorted(zip(*np.nonzero(m >= iou)), key=lambda td: -m[td]):
-                if not hit[t] and m[:, d].max() >= 0 and not np.isnan(m[t, d]):
-                    hit[t] = True
-                    m[:, d] = -1
-        overlap = box_iou(truth, truth)
-        np.fill_diagonal(overlap, 0)
-        dense = overlap.max(axis=1) > 0.05 if len(truth) > 1 else np.zeros(1, bool)
+        hit = _matched(truth, det.xyxy[det.confidence >= min_conf], iou)
+        dense = _neighbour_overlap(truth) > DENSE_OVERLAP
         found += hit.sum(); total += len(truth)
         dense_found += hit[dense].sum(); dense_total += dense.sum()
     return {"horse_recall_iou50": found / max(total, 1), "horses": int(total),
             "horse_recall_iou50_dense": dense_found / max(dense_total, 1), "dense_horses": int(dense_total)}
+
+
+def dense_misses(detector, data_yaml: Path, split: str = "val", iou: float = 0.5, raw_conf: float = RAW_CONF) -> dict:
+    """Why the detector's model misses line-up horses (session 18). Each dense-line-up horse it
+    misses (IoU `iou`, one to one, at its own score threshold) is counted once as
+    - `suppressed`: the model proposed a box on it (IoU >= `iou`) scored above the threshold,
+      and non-maximum suppression took that box away for a neighbour's, or the one box was
+      matched to the neighbour (one box for two horses);
+    - `low_score`: its best such box scored between `raw_conf` and the threshold;
+    - `not_proposed`: no box on it scored `raw_conf` or more (boxes too far off, or none).
+    `overlapping_over_nms`: the share of dense horses whose true box overlaps a neighbour's by
+    more than the suppression IoU, of which suppression can keep one box of two at best: the
+    ceiling suppression puts on dense recall. `detector` must have `raw(frame, conf)` (the
+    model's boxes before suppression; vision.detect.Detector) and `conf`/`iou` thresholds."""
+    out = {"dense_horses": 0, "missed": 0, "suppressed": 0, "low_score": 0, "not_proposed": 0, "over_nms": 0}
+    for image, truth in _horse_truths(data_yaml, split):
+        near = _neighbour_overlap(truth)
+        dense = near > DENSE_OVERLAP
+        if not dense.any():
+            continue
+        det = detector(image).of(HORSE)
+        missed = dense & ~_matched(truth, det.xyxy, iou)
+        out["dense_horses"] += int(dense.sum())
+        out["over_nms"] += int((near > detector.iou).sum())
+        if not missed.any():
+            continue
+        raw = detector.raw(image, raw_conf).of(HORSE)
+        best = np.zeros(len(truth))
+        if len(raw):
+            m = box_iou(truth, raw.xyxy.astype(float))
+            best = np.where(m >= iou, raw.confidence[None, :], 0).max(axis=1)
+        out["missed"] += int(missed.sum())
+        out["suppressed"] += int((missed & (best >= detector.conf)).sum())
+        out["low_score"] += int((missed & (best > 0) & (best < detector.conf)).sum())
+        out["not_proposed"] += int((missed & (best == 0)).sum())
+    n = max(out["dense_horses"], 1)
+    return {"dense_horses": out["dense_horses"], "missed": out["missed"],
+            "missed_share": {k: out[k] / n for k in ("suppressed", "low_score", "not_proposed")},
+            "overlapping_over_nms": out["over_nms"] / n, "raw_conf": raw_conf}
 
 
 def pipeline_map50(detector, data_yaml: Path, split: str = "val", iou: float = 0.5) -> dict[str, float]:
@@ -143,6 +201,7 @@ def evaluate_detector(model_path: str | None, data: str, split: str = "val", img
     out = {"model": str(detector.path), "imgsz": detector.imgsz, "images": len(_split_images(data_yaml, split)),
            "map50": {n: ap50.get(n) for n in CLASS_NAMES}}
     out.update(horse_recall(detector, data_yaml, split))
+    out["dense_misses"] = dense_misses(detector, data_yaml, split)
     if with_kind:
         # What the pipeline gets: the model's boxes moved by the box refiner, persons re-classed by
         # the rider/umpire classifier. Neither changes a horse's score, so its horses above 0.25

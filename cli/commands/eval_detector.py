@@ -22,6 +22,12 @@ def run(args: argparse.Namespace) -> int:
               + ("" if kind is None else f"   with the box refiner and rider/umpire classifier {kind:.3f}"))
     print(f"horse recall@0.5 model {result['horse_recall_iou50']:.3f} (dense line-up "
           f"{result['horse_recall_iou50_dense']:.3f}, {result['dense_horses']} horses)")
+    miss = result["dense_misses"]
+    share = miss["missed_share"]
+    print(f"dense line-up horses the model misses, of {miss['dense_horses']}: {miss['missed']}; a box on the horse "
+          f"suppressed for a neighbour's (or shared with it) {share['suppressed']:.3f}, scored under the threshold "
+          f"{share['low_score']:.3f}, none scored {miss['raw_conf']} or more {share['not_proposed']:.3f}; "
+          f"true boxes overlapping a neighbour's beyond the suppression IoU {miss['overlapping_over_nms']:.3f}")
     if "pipeline" in result:
         pipe = result["pipeline"]
         print(f"horse recall@0.5 with the box refiner {pipe['horse_recall_iou50']:.3f} (dense line-up "
