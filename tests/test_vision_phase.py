@@ -192,3 +192,32 @@ def test_a_throw_filmed_at_50_frames_a_second():
         ti = detect_throw_in(t, players, ball, np.tile(UMPIRE[0], (n, 1)))
         assert ti.method == "ball", fps
         assert abs(t[ti.frame] - 2.4) <= 1.0 / fps + 1e-9, (fps, ti.frame)
+
+
+def _slow(start: np.ndarray, step: tuple[float, float], first: int, n: int = 9) -> np.ndarray:
+    """A ball first seen at frame `first` at `start` (px), then moving `step` px a frame for `n` frames."""
+    ball = np.full((F, 2), np.nan)
+    k = np.arange(n)
+    ball[first + k] = start + k[:, None] * np.array(step)
+    return ball
+
+
+def test_a_throw_along_the_line_of_sight_drops_slowly_from_his_hand():
+    """A camera behind the umpire sees a throw away from it move slowly in the image (a
+    re-rendered clean_lineup_pan: 0.047 box heights a frame, under THROW_SPEED): first seen
+    in his box, dropping steadily, it is the throw-in (the players start 20 frames later)."""
+    drop = _slow(HAND + (5.0, 0.0), (2.5, 4.0), 64)          # 0.047 box heights (100 px) a frame, downwards
+    ti = detect_throw_in(T, _players(84), drop, UMPIRE)
+    assert (ti.method, ti.frame) == ("ball", 64 - RELEASE_LAG_FRAMES)
+
+
+def test_a_slow_track_across_or_above_his_head_is_not_a_throw():
+    """The same slow speed riding across (a glove), or dropping from above his head (a fleck
+    on a mallet behind him: re-rendered jostling_at_centre and slow_returner_red2), or only
+    three sightings of a drop: the players' start stays the throw-in."""
+    across = _slow(HAND + (5.0, 0.0), (4.7, 0.0), 64)
+    above = _slow(np.array([520.0, 165.0]), (2.5, 4.0), 64)   # 0.85 box heights above his centre
+    short = _slow(HAND + (5.0, 0.0), (2.5, 4.0), 64, n=3)
+    for ball in (across, above, short):
+        ti = detect_throw_in(T, _players(84), ball, UMPIRE)
+        assert ti.method == "players" and abs(ti.frame - 84) <= 1

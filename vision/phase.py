@@ -30,6 +30,9 @@ HAND_MARGIN = 0.1            # "in his hand": inside the umpire's box grown by t
 RELEASE_LAG_FRAMES = 1       # the ball is first seen clear of the hand about a frame after its release
 THROW_SPEED = 0.06           # a thrown ball moves at least this many umpire box heights a frame (measured
                              # 0.07-0.17 on the samples; a walking rider's white glove or breeches ~0.04)
+SLOW_THROW_SPEED = 0.03     # a throw along the camera's line of sight moves slowly in the image (a re-rendered
+                             # clean_lineup_pan, the camera behind the umpire: 0.047 box heights a frame) ...
+SLOW_THROW_SIGHTINGS = 4     # ... and counts when this many sightings drop from his box at this speed or more
 LINE_TOLERANCE = 0.05        # the third sighting's distance from the line, in box heights per frame since the first
 SPEED_WINDOW_S = 0.4         # the players' speeds are measured over this long (noise ~1 yd/s, not ~5)
 HELD_CHECK_S = 1.0           # after a start of play from the players, look this long for a ball still in hand
@@ -74,7 +77,7 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     frames) that is not back in his hand; back-dated one frame to the release. A ball held
     still (its offset from his box centre unchanged, to a twentieth of his height; first seen
     inside his box, grown by HAND_MARGIN) is not thrown; a lone sighting is not a throw, nor a
-    slow one (THROW_SPEED), nor (unless the ball was seen in his hand first, within
+    slow one (THROW_SPEED; unless it drops from his box, _drops_from_hand), nor (unless the ball was seen in his hand first, within
     HELD_RECENT_FRAMES) two without a third in line with them. Sightings before frame `start` are not looked at.
     The frame counts and speeds a frame are for REFERENCE_FPS; `fps` above it scales them
     (below it they stay: a frame stride makes the same sightings farther apart, which these
@@ -110,7 +113,8 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
             continue                                       # a lone sighting: not enough
         if held is not None and np.hypot(*(off[nxt] - held)) < 0.05 * h[nxt]:
             continue                                       # back in hand next: a jitter
-        if np.hypot(*(off[nxt] - off[a])) < THROW_SPEED * h[a] * (nxt - a) / r:
+        if np.hypot(*(off[nxt] - off[a])) < THROW_SPEED * h[a] * (nxt - a) / r \
+                and not _drops_from_hand(idx[k:], off, h, hand, gap, r):
             continue                                       # too slow for a throw: a walking rider's glove
         # A third sighting (within `gap` frames) on the line the first two draw: two unrelated
         # false sightings in a row can look like a fast ball, three in line seldom do.
@@ -121,6 +125,27 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
             continue                                       # (after a ball seen in hand, two will do)
         return max(0, int(a) - scaled_frames(RELEASE_LAG_FRAMES, fps))
     return None
+
+
+def _drops_from_hand(idx: np.ndarray, off: np.ndarray, h: np.ndarray, hand: np.ndarray, gap: int,
+                     r: float) -> bool:
+    """The sightings `idx` (frames, from the first on) start in the umpire's box and drop: at
+    least SLOW_THROW_SIGHTINGS of them, each within `gap` frames of the one before, lower in
+    the image than it and at least SLOW_THROW_SPEED box heights a reference frame from it. An
+    underhand throw onto the ground thrown along the camera's line of sight is slow in the
+    image but falls from his hand; a glove riding past moves across, a fleck above his head
+    (re-rendered jostling_at_centre and slow_returner_red2) starts outside his box."""
+    if not len(idx) or not hand[idx[0]]:
+        return False
+    run = [idx[0]]
+    for b in idx[1:]:
+        step = off[b] - off[run[-1]]
+        if b - run[-1] > gap or step[1] <= 0 or np.hypot(*step) < SLOW_THROW_SPEED * h[b] * (b - run[-1]) / r:
+            return False
+        run.append(b)
+        if len(run) >= SLOW_THROW_SIGHTINGS:
+            return True
+    return False
 
 
 def ball_held(ball_px: np.ndarray, umpire_box: np.ndarray, start: int, end: int, min_sightings: int = 3,
