@@ -218,3 +218,31 @@ def test_a_hidden_bottom_edge_is_less_sure_in_depth():
     sy, sx = np.sqrt(cov[0, :, 1, 1]), np.sqrt(cov[0, :, 0, 0])
     assert sy[2] > sy[1] > 1.5 * sy[0] and sy[2] > 0.6            # 4 px of edge: most of a yard in depth
     assert sx[2] < 0.25                                            # ... a fraction of it across
+
+
+def test_a_rider_box_that_lost_its_top_does_not_move_his_horse():
+    """The umpire of a re-rendered slow_returner_red2 (session 18): his horse's box in clear
+    view and unchanged, his person box lost its top (a quarter of its height) after the
+    throw-in, and the box-head disagreement moved him 2.6 yd. A head is trusted over a clear
+    box only where the rider's box is its usual height; a box cut short still gives way."""
+    H = _perspective()
+    F = MIN_CLEAR + 4
+    x, box_top, box_bottom = 640.0, 300.0, 400.0
+    boxes = np.tile([x - 40, box_top, x + 40, box_bottom], (1, F, 1))
+    persons = np.tile([x - 20, 260.0, x + 20, 360.0], (1, F, 1))   # seated: the horse's top 0.4 of him below his head
+    hidden, speed, raw, Hs = np.zeros((1, F)), np.zeros((1, F)), np.zeros((1, F, 2)), [H] * F
+
+    def field(px: np.ndarray) -> np.ndarray:
+        p = np.c_[px[None, :], 1.0] @ H.T
+        return p[0, :2] / p[0, 2]
+
+    own = field(ground_point_px(boxes[0, -1:])[0])
+    dropped = persons.copy()
+    dropped[0, -3:, 1] += 25.0                          # the last three: his box 25 px shorter at the top
+    assert np.allclose(moving_ground(raw, boxes, Hs, speed, hidden, dropped)[0, -1], own)
+    # his box as usual, the horse's cut short by a quarter: the ground under his head counts
+    cut = boxes.copy()
+    cut[0, -3:, 3] -= 25.0
+    short = field(ground_point_px(cut[0, -1:])[0])
+    moved = moving_ground(raw, cut, Hs, speed, hidden, persons)[0, -1]
+    assert np.linalg.norm(moved - short) > 0.5 * np.linalg.norm(own - short)

@@ -135,18 +135,26 @@ DISAGREE_FULL = 0.20
 SEATED_ACROSS = 0.2
 SEATED_TOP = (-0.15, 0.45)
 STILL_YDS = 3.0
+# ... and only where the rider's box is its usual height (within HEAD_USUAL of his track's
+# median): a person box that lost its top is no head to trust (session 18: the umpire of a
+# re-rendered slow_returner_red2, his horse's box in clear view and unchanged, was moved 2.6
+# yd when his person box lost its top 13 px, a quarter of its height, after the throw-in).
+HEAD_USUAL = 0.1
 
 
 def head_weight(boxes: np.ndarray, persons: np.ndarray, ground_y: np.ndarray, head_y: np.ndarray,
-                hidden: np.ndarray, speed: np.ndarray) -> np.ndarray:
+                hidden: np.ndarray, speed: np.ndarray, usual: np.ndarray | None = None) -> np.ndarray:
     """(N,) how far each ground row `ground_y` (from horse boxes `boxes`, N x 4) moves towards
     the row under its rider's head `head_y` (persons' boxes `persons`, N x 4), 0-1: by how
-    hidden the box's bottom edge is, or more where box and head disagree (see above)."""
+    hidden the box's bottom edge is, or more where box and head disagree and the rider's box
+    is within HEAD_USUAL of his `usual` height (N,; see above; None: any rider's box)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         off = np.abs(head_y - ground_y) / (boxes[:, 3] - boxes[:, 1])
         across = np.abs((persons[:, 0] + persons[:, 2]) - (boxes[:, 0] + boxes[:, 2])) / 2 / (boxes[:, 2] - boxes[:, 0])
         top = (boxes[:, 1] - persons[:, 1]) / (persons[:, 3] - persons[:, 1])
         seated = (across < SEATED_ACROSS) & (top > SEATED_TOP[0]) & (top < SEATED_TOP[1]) & (speed < STILL_YDS)
+        if usual is not None:
+            seated &= np.abs((persons[:, 3] - persons[:, 1]) / usual - 1) <= HEAD_USUAL
         disagree = np.clip((off - DISAGREE_FROM) / (DISAGREE_FULL - DISAGREE_FROM), 0, 1)
     return np.maximum(hidden, np.where(seated, disagree, 0.0))
 
@@ -154,12 +162,15 @@ def head_weight(boxes: np.ndarray, persons: np.ndarray, ground_y: np.ndarray, he
 def _towards_heads(ground: np.ndarray, persons: np.ndarray, Hs: list[np.ndarray], hidden: np.ndarray,
                    boxes: np.ndarray, speed: np.ndarray) -> np.ndarray:
     height = head_heights(ground, persons, Hs, hidden)
+    with np.errstate(all="ignore"):
+        usual = np.nanmedian(persons[..., 3] - persons[..., 1], axis=1)      # (T,) each rider's box height
     out = ground.copy()
     for f, H in enumerate(Hs):
         k = np.flatnonzero(~np.isnan(ground[:, f, 0]) & ~np.isnan(persons[:, f, 1]) & ~np.isnan(height))
         if len(k):
             head = ground_under_head(H, ground[k, f, 0], persons[k, f, 1], height[k], ground[k, f, 1])
-            w = head_weight(boxes[k, f], persons[k, f], ground[k, f, 1], head, hidden[k, f], speed[k, f])
+            w = head_weight(boxes[k, f], persons[k, f], ground[k, f, 1], head, hidden[k, f], speed[k, f],
+                            usual[k])
             out[k, f, 1] += w * (head - ground[k, f, 1])
     return out
 
