@@ -77,8 +77,9 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     frames) that is not back in his hand; back-dated one frame to the release. A ball held
     still (its offset from his box centre unchanged, to a twentieth of his height; first seen
     inside his box, grown by HAND_MARGIN) is not thrown; a lone sighting is not a throw, nor a
-    slow one (THROW_SPEED; unless it drops from his box, _drops_from_hand), nor (unless the ball was seen in his hand first, within
-    HELD_RECENT_FRAMES) two without a third in line with them. Sightings before frame `start` are not looked at.
+    slow one (THROW_SPEED; unless it drops from his box, _drops_from_hand), nor (unless the
+    ball was seen in his hand first, within HELD_RECENT_FRAMES) two without a third in line
+    with them. Sightings before frame `start` are not looked at.
     The frame counts and speeds a frame are for REFERENCE_FPS; `fps` above it scales them
     (below it they stay: a frame stride makes the same sightings farther apart, which these
     allow for)."""

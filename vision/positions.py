@@ -159,11 +159,19 @@ def head_weight(boxes: np.ndarray, persons: np.ndarray, ground_y: np.ndarray, he
     return np.maximum(hidden, np.where(seated, disagree, 0.0))
 
 
+def _median_rows(a: np.ndarray) -> np.ndarray:
+    """(T,) the median of each row of `a` (T, F) over its known values; NaN for a row with none."""
+    out = np.full(len(a), np.nan)
+    seen = ~np.isnan(a).all(axis=1)
+    if seen.any():
+        out[seen] = np.nanmedian(a[seen], axis=1)
+    return out
+
+
 def _towards_heads(ground: np.ndarray, persons: np.ndarray, Hs: list[np.ndarray], hidden: np.ndarray,
                    boxes: np.ndarray, speed: np.ndarray) -> np.ndarray:
     height = head_heights(ground, persons, Hs, hidden)
-    with np.errstate(all="ignore"):
-        usual = np.nanmedian(persons[..., 3] - persons[..., 1], axis=1)      # (T,) each rider's box height
+    usual = _median_rows(persons[..., 3] - persons[..., 1])                 # (T,) each rider's box height
     out = ground.copy()
     for f, H in enumerate(Hs):
         k = np.flatnonzero(~np.isnan(ground[:, f, 0]) & ~np.isnan(persons[:, f, 1]) & ~np.isnan(height))
