@@ -221,3 +221,21 @@ def test_a_slow_track_across_or_above_his_head_is_not_a_throw():
     for ball in (across, above, short):
         ti = detect_throw_in(T, _players(84), ball, UMPIRE)
         assert ti.method == "players" and abs(ti.frame - 84) <= 1
+
+
+def test_a_slow_drop_spans_as_long_at_50_frames_a_second():
+    """The drop's SLOW_THROW_SIGHTINGS count 25 frames/s frames: at 50 the same throw (half as
+    far a frame) is found, and four sightings in 0.06 s are not enough."""
+    for fps, n, found in ((25.0, 9, True), (50.0, 18, True), (50.0, 4, False)):
+        frames = int(6 * fps)
+        t = np.arange(frames) / fps
+        first = int(round(2.56 * fps))
+        ball = np.full((frames, 2), np.nan)
+        k = np.arange(n)
+        ball[first + k] = HAND + (5.0, 0.0) + k[:, None] * np.array([2.5, 4.0]) * 25.0 / fps
+        players = np.zeros((4, frames, 2))
+        players[:, :, 0] = np.arange(4)[:, None] * 3.0 + 140
+        go = int(round(3.36 * fps))
+        players[:, go:, 1] = 6.0 * (t[go:] - t[go])
+        ti = detect_throw_in(t, players, ball, np.tile(UMPIRE[0], (frames, 1)))
+        assert (ti.method == "ball") == found, (fps, n, ti)

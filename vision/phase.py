@@ -131,8 +131,9 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
 def _drops_from_hand(idx: np.ndarray, off: np.ndarray, h: np.ndarray, hand: np.ndarray, gap: int,
                      r: float) -> bool:
     """The sightings `idx` (frames, from the first on) start in the umpire's box and drop: at
-    least SLOW_THROW_SIGHTINGS of them, each within `gap` frames of the one before, lower in
-    the image than it and at least SLOW_THROW_SPEED box heights a reference frame from it. An
+    least SLOW_THROW_SIGHTINGS of them over as many reference frames (`r` frames each: more
+    sightings on faster footage), each within `gap` frames of the one before, lower in the
+    image than it and at least SLOW_THROW_SPEED box heights a reference frame from it. An
     underhand throw onto the ground thrown along the camera's line of sight is slow in the
     image but falls from his hand; a glove riding past moves across, a fleck above his head
     (re-rendered jostling_at_centre and slow_returner_red2) starts outside his box."""
@@ -144,7 +145,7 @@ def _drops_from_hand(idx: np.ndarray, off: np.ndarray, h: np.ndarray, hand: np.n
         if b - run[-1] > gap or step[1] <= 0 or np.hypot(*step) < SLOW_THROW_SPEED * h[b] * (b - run[-1]) / r:
             return False
         run.append(b)
-        if len(run) >= SLOW_THROW_SIGHTINGS:
+        if len(run) >= SLOW_THROW_SIGHTINGS and run[-1] - run[0] >= (SLOW_THROW_SIGHTINGS - 1) * r:
             return True
     return False
 
