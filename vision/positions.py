@@ -143,18 +143,18 @@ HEAD_USUAL = 0.1
 
 
 def head_weight(boxes: np.ndarray, persons: np.ndarray, ground_y: np.ndarray, head_y: np.ndarray,
-                hidden: np.ndarray, speed: np.ndarray, usual: np.ndarray | None = None) -> np.ndarray:
+                hidden: np.ndarray, speed: np.ndarray, usual: np.ndarray) -> np.ndarray:
     """(N,) how far each ground row `ground_y` (from horse boxes `boxes`, N x 4) moves towards
     the row under its rider's head `head_y` (persons' boxes `persons`, N x 4), 0-1: by how
     hidden the box's bottom edge is, or more where box and head disagree and the rider's box
-    is within HEAD_USUAL of his `usual` height (N,; see above; None: any rider's box)."""
+    is within HEAD_USUAL of his track's `usual` height (N,; see above)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         off = np.abs(head_y - ground_y) / (boxes[:, 3] - boxes[:, 1])
         across = np.abs((persons[:, 0] + persons[:, 2]) - (boxes[:, 0] + boxes[:, 2])) / 2 / (boxes[:, 2] - boxes[:, 0])
         top = (boxes[:, 1] - persons[:, 1]) / (persons[:, 3] - persons[:, 1])
-        seated = (across < SEATED_ACROSS) & (top > SEATED_TOP[0]) & (top < SEATED_TOP[1]) & (speed < STILL_YDS)
-        if usual is not None:
-            seated &= np.abs((persons[:, 3] - persons[:, 1]) / usual - 1) <= HEAD_USUAL
+        usual_size = np.abs((persons[:, 3] - persons[:, 1]) / usual - 1) <= HEAD_USUAL
+        seated = (across < SEATED_ACROSS) & (top > SEATED_TOP[0]) & (top < SEATED_TOP[1]) & (speed < STILL_YDS) \
+            & usual_size
         disagree = np.clip((off - DISAGREE_FROM) / (DISAGREE_FULL - DISAGREE_FROM), 0, 1)
     return np.maximum(hidden, np.where(seated, disagree, 0.0))
 
