@@ -94,18 +94,49 @@ def _horse_truths(data_yaml: Path, split: str):
             yield image, boxes[cls == HORSE]
 
 
-def horse_recall(detector, data_yaml: Path, split: str = "val", iou: float = 0.5, min_conf: float = 0.0) -> dict:
+def horse_recall(detector, data_yaml: Path, split: str = "val", iou: float = 0.5, min_conf: float = 0.0,
+                 account_raw_conf: float | None = None) -> dict:
     """Share of true horses matched one-to-one at IoU `iou` by the detector's horse boxes scored at
-    least `min_conf`, overall and in the dense line-up (horses whose box overlaps another's)."""
+    least `min_conf`, overall and in the dense line-up (horses whose box overlaps another's).
+    With `account_raw_conf`, also `dense_misses`' account of the dense horses missed, from the
+    same detections."""
     found = total = dense_found = dense_total = 0
+    misses = dict.fromkeys(("missed", "suppressed", "low_score", "not_proposed", "over_nms"), 0)
     for image, truth in _horse_truths(data_yaml, split):
         det = detector(image).of(HORSE)
         hit = _matched(truth, det.xyxy[det.confidence >= min_conf], iou)
-        dense = _neighbour_overlap(truth) > DENSE_OVERLAP
+        near = _neighbour_overlap(truth)
+        dense = near > DENSE_OVERLAP
         found += hit.sum(); total += len(truth)
         dense_found += hit[dense].sum(); dense_total += dense.sum()
-    return {"horse_recall_iou50": found / max(total, 1), "horses": int(total),
-            "horse_recall_iou50_dense": dense_found / max(dense_total, 1), "dense_horses": int(dense_total)}
+        if account_raw_conf is not None and dense.any():
+            _count_misses(detector, image, truth, near, dense & ~hit, iou, account_raw_conf, misses)
+    out = {"horse_recall_iou50": found / max(total, 1), "horses": int(total),
+           "horse_recall_iou50_dense": dense_found / max(dense_total, 1), "dense_horses": int(dense_total)}
+    if account_raw_conf is not None:
+        n = max(int(dense_total), 1)
+        out["dense_misses"] = {"dense_horses": int(dense_total), "missed": misses["missed"],
+                               "missed_share": {k: misses[k] / n for k in ("suppressed", "low_score", "not_proposed")},
+                               "overlapping_over_nms": misses["over_nms"] / n, "raw_conf": account_raw_conf}
+    return out
+
+
+def _count_misses(detector, image: np.ndarray, truth: np.ndarray, near: np.ndarray, missed: np.ndarray,
+                  iou: float, raw_conf: float, out: dict) -> None:
+    """Add one image's dense horses missed (`missed`, of `truth`), by kind, to the counts `out`
+    (see dense_misses); `near`: each true horse's largest IoU with a neighbour."""
+    out["over_nms"] += int((near > detector.iou).sum())
+    if not missed.any():
+        return
+    raw = detector.raw(image, raw_conf).of(HORSE)
+    best = np.zeros(len(truth))
+    if len(raw):
+        m = box_iou(truth, raw.xyxy.astype(float))
+        best = np.where(m >= iou, raw.confidence[None, :], 0).max(axis=1)
+    out["missed"] += int(missed.sum())
+    out["suppressed"] += int((missed & (best >= detector.conf)).sum())
+    out["low_score"] += int((missed & (best > 0) & (best < detector.conf)).sum())
+    out["not_proposed"] += int((missed & (best == 0)).sum())
 
 
 def dense_misses(detector, data_yaml: Path, split: str = "val", iou: float = 0.5, raw_conf: float = RAW_CONF) -> dict:
@@ -120,31 +151,7 @@ def dense_misses(detector, data_yaml: Path, split: str = "val", iou: float = 0.5
     more than the suppression IoU, of which suppression can keep one box of two at best: the
     ceiling suppression puts on dense recall. `detector` must have `raw(frame, conf)` (the
     model's boxes before suppression; vision.detect.Detector) and `conf`/`iou` thresholds."""
-    out = {"dense_horses": 0, "missed": 0, "suppressed": 0, "low_score": 0, "not_proposed": 0, "over_nms": 0}
-    for image, truth in _horse_truths(data_yaml, split):
-        near = _neighbour_overlap(truth)
-        dense = near > DENSE_OVERLAP
-        if not dense.any():
-            continue
-        det = detector(image).of(HORSE)
-        missed = dense & ~_matched(truth, det.xyxy, iou)
-        out["dense_horses"] += int(dense.sum())
-        out["over_nms"] += int((near > detector.iou).sum())
-        if not missed.any():
-            continue
-        raw = detector.raw(image, raw_conf).of(HORSE)
-        best = np.zeros(len(truth))
-        if len(raw):
-            m = box_iou(truth, raw.xyxy.astype(float))
-            best = np.where(m >= iou, raw.confidence[None, :], 0).max(axis=1)
-        out["missed"] += int(missed.sum())
-        out["suppressed"] += int((missed & (best >= detector.conf)).sum())
-        out["low_score"] += int((missed & (best > 0) & (best < detector.conf)).sum())
-        out["not_proposed"] += int((missed & (best == 0)).sum())
-    n = max(out["dense_horses"], 1)
-    return {"dense_horses": out["dense_horses"], "missed": out["missed"],
-            "missed_share": {k: out[k] / n for k in ("suppressed", "low_score", "not_proposed")},
-            "overlapping_over_nms": out["over_nms"] / n, "raw_conf": raw_conf}
+    return horse_recall(detector, data_yaml, split, iou, account_raw_conf=raw_conf)["dense_misses"]
 
 
 def pipeline_map50(detector, data_yaml: Path, split: str = "val", iou: float = 0.5) -> dict[str, float]:
@@ -200,8 +207,7 @@ def evaluate_detector(model_path: str | None, data: str, split: str = "val", img
             ap50[CLASS_NAMES[ours]] = float(metrics.box.ap50[i])
     out = {"model": str(detector.path), "imgsz": detector.imgsz, "images": len(_split_images(data_yaml, split)),
            "map50": {n: ap50.get(n) for n in CLASS_NAMES}}
-    out.update(horse_recall(detector, data_yaml, split))
-    out["dense_misses"] = dense_misses(detector, data_yaml, split)
+    out.update(horse_recall(detector, data_yaml, split, account_raw_conf=RAW_CONF))     # with dense_misses
     if with_kind:
         # What the pipeline gets: the model's boxes moved by the box refiner, persons re-classed by
         # the rider/umpire classifier. Neither changes a horse's score, so its horses above 0.25
