@@ -56,3 +56,26 @@ def test_missing_dataset_is_refused(tmp_path, fake_yolo):
     with pytest.raises(FileNotFoundError):
         train_detector(TrainConfig(data=str(tmp_path / "nope"), out=str(tmp_path / "x.pt")))
     assert not fake_yolo.calls
+
+
+def test_the_trainer_computes_with_the_threads_asked_for(tmp_path, monkeypatch):
+    """Ultralytics' device set-up sets torch's threads to one fewer than the machine's cores
+    (one of two on a 2-core machine); the trainer must run with the count asked for, and the
+    process gets its own count back afterwards."""
+    import torch
+    from ultralytics.utils import torch_utils
+
+    seen = []
+
+    class DeviceSettingYOLO(FakeYOLO):
+        def train(self, **kw):
+            torch_utils.select_device(kw["device"], verbose=False)     # what the real trainer does first
+            seen.append(torch.get_num_threads())
+            super().train(**kw)
+
+    monkeypatch.setattr(ultralytics, "YOLO", DeviceSettingYOLO)
+    before = torch.get_num_threads()
+    asked = torch_utils.NUM_THREADS + 2            # never what Ultralytics would pick by itself
+    train_detector(TrainConfig(data=str(_data(tmp_path)), out=str(tmp_path / "x.pt"), threads=asked))
+    assert seen == [asked]
+    assert torch.get_num_threads() == before

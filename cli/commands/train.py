@@ -11,7 +11,7 @@ def run(args: argparse.Namespace) -> int:
     cfg = TrainConfig(data=args.data, out=args.out, arch=args.arch, imgsz=args.imgsz, epochs=args.epochs,
                       batch=args.batch, seed=args.seed, hours=args.hours,
                       infer_imgsz=args.infer_imgsz, optimizer=args.optimizer, lr0=args.lr0,
-                      warmup_epochs=args.warmup_epochs, scale=args.scale)
+                      warmup_epochs=args.warmup_epochs, scale=args.scale, threads=args.threads)
     try:
         record = train_detector(cfg)
     except FileNotFoundError as exc:
@@ -44,4 +44,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--warmup-epochs", type=float, default=3.0, help="warm-up epochs (default: %(default)s)")
     p.add_argument("--scale", type=float, default=0.5,
                    help="random resize augmentation gain (default: %(default)s)")
+    p.add_argument("--threads", type=int, default=None,
+                   help="CPU threads to compute with (default: every core; Ultralytics alone leaves one idle)")
     p.set_defaults(func=run)
