@@ -11,9 +11,10 @@ import os
 import shutil
 import tempfile
 import time
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+from vision.torch_threads import torch_threads
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
 
@@ -38,26 +39,6 @@ class TrainConfig:
     warmup_epochs: float = 3.0
     scale: float = 0.5              # Ultralytics' random resize augmentation (+/- gain)
     threads: int | None = None      # torch threads (default: every core; Ultralytics' own: cores - 1)
-
-
-@contextmanager
-def threads_for_training(n: int):
-    """Make Ultralytics' trainer compute with `n` threads while the block runs.
-
-    Its device set-up calls ``torch.set_num_threads(NUM_THREADS)``, NUM_THREADS being one core
-    fewer than the machine has: on a 2-core machine the trainer ran on one core (v2 was trained
-    so; with both, an epoch of the v2 recipe takes 1/1.7 of the time, session 19). The value is
-    read from Ultralytics' module at that call, so it is set there, and put back afterwards.
-    """
-    import torch
-    from ultralytics.utils import torch_utils
-    before = torch_utils.NUM_THREADS, torch.get_num_threads()
-    torch_utils.NUM_THREADS = int(n)
-    try:
-        yield
-    finally:
-        torch_utils.NUM_THREADS = before[0]
-        torch.set_num_threads(before[1])
 
 
 def set_inference_size(src: Path, dst: Path, imgsz: int) -> None:
@@ -89,7 +70,7 @@ def train_detector(cfg: TrainConfig) -> dict:
     out = Path(cfg.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     started = time.time()
-    with threads_for_training(cfg.threads or os.cpu_count() or 1), \
+    with torch_threads(cfg.threads or os.cpu_count() or 1), \
             tempfile.TemporaryDirectory(prefix="polo-train-") as tmp:
         model = YOLO(cfg.arch, task="detect")
         model.train(data=str(data.resolve()), epochs=cfg.epochs, imgsz=cfg.imgsz, batch=cfg.batch, seed=cfg.seed,
