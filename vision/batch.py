@@ -373,10 +373,8 @@ def limit_threads(threads: int) -> None:
 
         import cv2
         cv2.setNumThreads(threads)
-        os.environ["OMP_NUM_THREADS"] = str(threads)     # torch's count when it is imported later ...
         if "torch" in sys.modules:
             sys.modules["torch"].set_num_threads(threads)
-        # ... which the detector keeps (vision.torch_threads) when Ultralytics would reset it
 
 
 def _init_worker(progress_queue, threads: int) -> None:

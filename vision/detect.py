@@ -29,7 +29,6 @@ import numpy as np
 
 from vision.detections import CLASS_NAMES, HORSE, RIDER, UMPIRE, Detections, nms, suppress
 from vision.openvino_cpu import precision_name, recompile_ultralytics_model
-from vision.torch_threads import keep_torch_threads
 
 os.environ.setdefault("YOLO_OFFLINE", "1")          # never try the network from Ultralytics
 
@@ -172,7 +171,6 @@ class Detector:
             precision_name()                            # a bad POLO_OPENVINO_PRECISION fails here
         except ValueError as exc:
             raise ModelError(str(exc)) from None
-        keep_torch_threads()        # else Ultralytics leaves PyTorch one core fewer than there are (one of two)
         try:
             from ultralytics import YOLO
             self.model = YOLO(str(path), task="detect")

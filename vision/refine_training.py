@@ -157,7 +157,9 @@ def train_refiner(cfg: RefineTrainConfig, progress=print) -> dict:
     torch.manual_seed(cfg.seed)
     rng = np.random.default_rng(cfg.seed)
     start = time.time()
-    data = collect(cfg, rng)           # the detector keeps PyTorch's threads (vision.torch_threads)
+    threads = torch.get_num_threads()
+    data = collect(cfg, rng)
+    torch.set_num_threads(threads)     # running the detector (Ultralytics) leaves PyTorch one thread
     nets, record = {}, {"config": asdict(cfg), "crops": {}, "history": {}}
     for group in GROUPS:
         nets[group], record["history"][group] = _train_group(cfg, group, data[group], rng, torch, progress)
