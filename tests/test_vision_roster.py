@@ -27,7 +27,7 @@ def test_a_fifth_red_at_once_is_masked_but_a_split_track_is_kept():
     F = 20
     xy = np.full((6, F, 2), np.nan)
     for k in range(4):
-        xy[k] = [140.0 + k, 60.0]          # four reds all clip long
+        xy[k] = [140.0 + 3 * k, 60.0]      # four reds all clip long, a rank's spacing apart
     xy[4, :5] = [145.0, 70.0]              # a fifth red (a spare horse) in frames 0-4
     xy[3, 10:] = np.nan                    # the 4th red's track is lost at frame 10...
     xy[5, 10:] = [146.0, 71.0]             # ...and goes on as a new track (an id switch)
@@ -45,7 +45,7 @@ def test_the_extra_one_farthest_from_the_umpire_is_masked():
     F = 10
     xy = np.full((6, F, 2), np.nan)
     for k in range(4):
-        xy[k] = [146.0 + k, 62.0]          # four reds by the umpire...
+        xy[k] = [146.0 + 3 * k, 62.0]      # four reds by the umpire...
     xy[1, :3] = np.nan                     # (one of them seen less)
     xy[4] = [150.0, 5.0]                   # ...and a "red" groom by the boards, seen in every frame
     xy[5] = [150.0, 58.0]                  # the umpire
@@ -54,6 +54,24 @@ def test_the_extra_one_farthest_from_the_umpire_is_masked():
     assert np.isnan(xy2[4, 3:]).all() and np.isfinite(xy2[1, 3:]).all()
     assert np.isfinite(xy2[4, :3]).all()   # while only four reds are seen, the fourth is not masked
     assert roster.masked_frames == F - 3
+
+
+def test_a_track_between_two_horses_of_a_rank_is_masked_not_the_rank_s_end():
+    """A detector's box between two horses of a line-up rank makes a fifth track of the team
+    1.1 yd from a real one (a rank's horses stand 2.4-2.9 yd apart), nearer the umpire than the
+    rank's far end: of two tracks too close for a rank, the one seen less goes, not the real
+    horse at the end (seen on clean_two_umpires with a retrained detector, session 19)."""
+    F = 20
+    xy = np.full((6, F, 2), np.nan)
+    for k, y in enumerate((85.3, 88.2, 91.1, 94.0)):
+        xy[k] = [148.8, y]                 # Red #4 ... #1, #4 farthest from the umpire
+    xy[4, :12] = [148.8, 89.3]             # the box between #3 and #2, tracked for 12 frames
+    xy[5] = [150.0, 100.0]                 # the umpire
+    ident = {1: "red", 2: "red", 3: "red", 4: "red", 5: "red", 6: "umpire"}
+    _, xy2, roster = limit_roster(ident, [1, 2, 3, 4, 5, 6], xy, TEAMS, 300.0, 160.0)
+    assert np.isnan(xy2[4, :12]).all()
+    assert np.isfinite(xy2[:4]).all()
+    assert roster.masked_frames == 12 and roster.masked_positions == 12
 
 
 def test_a_second_track_on_one_horse_is_masked_where_it_doubles_a_team_mate():
