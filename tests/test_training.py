@@ -74,8 +74,8 @@ def test_the_trainer_computes_with_the_threads_asked_for(tmp_path, monkeypatch):
             super().train(**kw)
 
     monkeypatch.setattr(ultralytics, "YOLO", DeviceSettingYOLO)
-    before = torch.get_num_threads()
+    before = torch_utils.NUM_THREADS, torch.get_num_threads()
     asked = torch_utils.NUM_THREADS + 2            # never what Ultralytics would pick by itself
     train_detector(TrainConfig(data=str(_data(tmp_path)), out=str(tmp_path / "x.pt"), threads=asked))
     assert seen == [asked]
-    assert torch.get_num_threads() == before
+    assert (torch_utils.NUM_THREADS, torch.get_num_threads()) == before
