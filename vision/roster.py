@@ -118,6 +118,7 @@ def limit_roster(identity: dict[int, str], tids: list[int], xy: np.ndarray, team
         rank = np.array(order)
         present = seen[rank]                                                   # (R, F) in rank order
         drop = np.zeros_like(present)
+        frames_seen = present.sum(axis=1)                                      # (R,) each track's frames
         for f in np.flatnonzero(present.sum(axis=0) > max_per_team):
             live = list(np.flatnonzero(present[:, f]))
             while len(live) > max_per_team:
@@ -126,7 +127,7 @@ def limit_roster(identity: dict[int, str], tids: list[int], xy: np.ndarray, team
                 np.fill_diagonal(d, np.inf)
                 i, j = np.unravel_index(np.argmin(d), d.shape)
                 if d[i, j] < CROWDED_YD:          # the one seen less of two too close for a rank
-                    out = min((live[i], live[j]), key=lambda r: (present[r].sum(), -r))
+                    out = min((live[i], live[j]), key=lambda r: (frames_seen[r], -r))
                 else:
                     out = live[-1]
                 live.remove(out)
