@@ -170,6 +170,15 @@ def _frame_by_index(report: dict, index: int) -> dict | None:
     return best
 
 
+def window_text(window: dict | None) -> str:
+    """', frames A-B (from S s to E s of the video)' for a report of part of a video, else ''."""
+    if not window or window.get("first_frame") is None:
+        return ""
+    end = "its end" if window.get("end_s") is None else f"{window['end_s']:g} s"
+    return (f", frames {window['first_frame']}-{window['last_frame']} (from {window['start_s']:g} s to {end} "
+            f"of the video)")
+
+
 def video_href(video_path: str | Path | None, out_dir: str | Path) -> str:
     """What the event links play: annotated.mp4 beside the page, else the source clip."""
     out = Path(out_dir)
@@ -463,6 +472,10 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
     ti_text = (f"frame {ti['frame']} at {ti['t']:.2f} s ({_e(ti.get('method'))})" if ti.get("frame") is not None
                else "not found (every frame judged as line-up)")
 
+    # Times are the video's own; annotated.mp4 of a window of it (report "window") starts at the
+    # window's first frame, so its links seek that much earlier.
+    window = report.get("window")
+    seek_from = float(report["frames"][0]["t"]) if window and report.get("frames") and href == "annotated.mp4" else 0.0
     rows = []
     for k, ev in enumerate(events):
         t0 = float(ev.get("start_s") or 0.0)
@@ -475,7 +488,7 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
             f"</span></td><td>{_e(who(ev))}</td>"
             f"<td class=\"num\">{ev['start_frame']}–{ev['end_frame']}<br>"
             f"<span class=\"muted\">{ev.get('frames', '')} frame(s)</span></td>"
-            f"<td class=\"num\"><a class=\"seek\" href=\"{_e(href)}#t={t0:.2f}\">▶ {t0:.2f} s</a><br>"
+            f"<td class=\"num\"><a class=\"seek\" href=\"{_e(href)}#t={max(0.0, t0 - seek_from):.2f}\">▶ {t0:.2f} s</a><br>"
             f"<span class=\"muted\">to {float(ev.get('end_s') or t0):.2f} s</span></td>"
             f"<td>{_e(measure(ev))}</td><td>{thumb}</td></tr>")
     if not rows:
@@ -504,7 +517,7 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
     body = f"""
 <h1>Throw-in debrief: {_e(name)}</h1>
 <p class="sub">{_e(report.get('video'))} · {report.get('frames_analysed', 0)} frames analysed
- (every {opts.get('stride', 1)}) at {report.get('fps', 0):g} fps ·
+ (every {opts.get('stride', 1)}) at {report.get('fps', 0):g} fps{_e(window_text(window))} ·
  events play from <a href="{_e(href)}">{_e(href)}</a></p>
 {verdict}
 <h2>Timeline</h2>

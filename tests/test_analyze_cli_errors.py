@@ -77,10 +77,12 @@ def test_bad_defending_and_missing_model(tmp_path, capsys):
     ("--margin-sigmas", "-1", "--margin-sigmas must be in [0, 10]"),
     ("--ball-model", "no/such/ball.pt", "model file not found: no/such/ball.pt"),
     ("--kind-model", "no/such/kind.pt", "rider/umpire classifier not found: no/such/kind.pt"),
-    ("--refine-model", "no/such/refine.pt", "box refiner not found: no/such/refine.pt")])
+    ("--refine-model", "no/such/refine.pt", "box refiner not found: no/such/refine.pt"),
+    ("--start", "1:90", "--start/--end: not a time: '1:90'"),
+    ("--start", "30", "the window starts at 30 s, after the video's end (6.00 s)")])
 def test_bad_analysis_options(tmp_path, capsys, option, value, message):
     """Options out of range (a stride of 0 once divided by zero), a missing ball model, classifier or
-    box refiner."""
+    box refiner, a time that is not one or a window past the video's end."""
     out = tmp_path / "out"
     rc, err = _analyze(capsys, SAMPLE / "clip.mp4", "--out", out, option, value, "--no-video")
     assert rc == 2 and err.count("\n") == 1 and message in err, err

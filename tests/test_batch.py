@@ -229,6 +229,22 @@ def test_clip_options_from_sidecar_and_batch_flags(tmp_path):
     assert clip_options(clip, BatchSettings(defending={"red": "south", "blue": "north"})).calibration is None
 
 
+def test_a_window_from_the_sidecar(tmp_path):
+    """A sidecar's start and end (seconds or clock times) make the clip's window; a bad one is one line."""
+    clip = _copy_sample("clean_lineup", tmp_path / "c")
+    side = tmp_path / "c" / "clip.polo.json"
+    assert clip_options(clip, BatchSettings()).window is None
+    data = json.loads(side.read_text())
+    side.write_text(json.dumps({**data, "start": "0:01.5", "end": 4}))
+    w = clip_options(clip, BatchSettings()).window
+    assert (w.start_s, w.end_s) == (1.5, 4.0)
+    for bad, message in (({"start": "soon"}, "not a time"), ({"start": 5, "end": 2}, "must come after the start"),
+                         ({"end": True}, "end: expected a time")):
+        side.write_text(json.dumps({**data, **bad}))
+        with pytest.raises(SidecarError, match=message):
+            clip_options(clip, BatchSettings())
+
+
 def test_hidden_horses_from_the_batch_flag_else_the_sidecar_else_on(tmp_path):
     clip = _copy_sample("clean_lineup_pan", tmp_path / "c")
     side = tmp_path / "c" / "clip.polo.json"

@@ -103,3 +103,37 @@ def test_shipped_models_meet_the_thresholds_on_the_own_goal_clip(tmp_path):
     assert score["event_precision"] >= 0.95 and score["event_recall"] >= 0.95, score
     assert sum(e["code"] == "ILLEGAL_PLAY_FROM_WRONG_SIDE" for e in report["events"]) == 3
     assert score["position_error_median_yd"] <= 0.5 and score["position_error_p95_yd"] <= 1.5, score
+
+
+def test_a_window_of_a_clip_is_analysed_as_that_part_of_the_video(tmp_path):
+    """`--start/--end`: only the window's frames are analysed, under the video's own frame
+    numbers and times (the throw-in found at the same frame as on the whole clip); annotated.mp4
+    holds the window; the debrief's links seek into it from its first frame."""
+    clip = SAMPLES / "clean_lineup" / "clip.mp4"
+    truth = json.loads((SAMPLES / "clean_lineup" / "truth.json").read_text())
+    side = load_sidecar(clip)
+    from vision.video_io import Window
+    opts = AnalyzeOptions(defending=side["defending"], calibration=side["calibration"],
+                          team_colours=side["team_colours"], annotate=True, window=Window(1.0, 4.0))
+    report, _ = analyze_to_folder(clip, tmp_path, opts, detector=TruthDetector(truth))
+    idx = [f["index"] for f in report["frames"]]
+    assert idx == list(range(25, 100)) and report["frames"][0]["t"] == pytest.approx(1.0)
+    assert report["window"] == {"start_s": 1.0, "end_s": 4.0, "first_frame": 25, "last_frame": 99}
+    assert abs(report["throw_in"]["frame"] - truth["throw_in_frame"]) <= 3
+    cap = cv2.VideoCapture(str(tmp_path / "annotated.mp4"))
+    assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == 75
+    page = (tmp_path / "debrief.html").read_text()
+    assert "frames 25-99 (from 1 s to 4 s of the video)" in page
+
+
+def test_a_throw_in_frame_outside_the_window_is_one_clear_error(tmp_path):
+    from vision.analyze_job import AnalyzeError
+    from vision.video_io import Window
+    clip = SAMPLES / "clean_lineup" / "clip.mp4"
+    truth = json.loads((SAMPLES / "clean_lineup" / "truth.json").read_text())
+    side = load_sidecar(clip)
+    opts = AnalyzeOptions(defending=side["defending"], calibration=side["calibration"], annotate=False,
+                          window=Window(1.0, 2.0), throw_in_frame=75)
+    with pytest.raises(AnalyzeError, match="throw-in frame 75 is outside the analysed part of the video"):
+        analyze_to_folder(clip, tmp_path / "out", opts, detector=TruthDetector(truth))
+    assert not (tmp_path / "out").exists()

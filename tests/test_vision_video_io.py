@@ -240,3 +240,61 @@ def test_the_frame_budget_is_capped_by_free_memory(monkeypatch):
     assert not store.keep(0, np.zeros((H, W, 3), np.uint8)) and len(store) == 0
     with pytest.raises(ValueError, match="at least 0 MB"):
         frame_store.FrameStore(-1)
+
+
+@pytest.mark.parametrize("window, want", [((0.08, 0.2), [2, 3, 4]), ((0.0, 0.05), [0, 1]), ((0.25, None), [7]), ((0.24, None), [6, 7]),
+                                          ((0.1, 10.0), [3, 4, 5, 6, 7])])
+def test_a_window_reads_its_frames_with_the_videos_own_numbers_and_times(clip, window, want):
+    """Frames whose times fall in [start, end): the source's indices, times and pixels (the clip
+    is 8 frames at 25 frames/s: frame i at i * 0.04 s)."""
+    from vision.video_io import Window
+    whole = {i: (t, f) for i, t, f in open_video(clip)}
+    reader = open_video(clip, window=Window(*window))
+    got = list(reader)
+    assert [i for i, _, _ in got] == want
+    for i, t, f in got:
+        assert t == pytest.approx(whole[i][0]) and np.array_equal(f, whole[i][1])
+    assert not reader.truncated          # ending at the window's end is not a truncation
+    assert reader.n_window_frames == pytest.approx(len(want), abs=1)
+
+
+def test_a_window_outside_the_video_or_backwards_is_one_clear_error(clip):
+    from vision.video_io import Window
+    with pytest.raises(VideoError, match="after the video's end"):
+        open_video(clip, window=Window(5.0))
+    with pytest.raises(VideoError, match="no frames from 0.35 s"):
+        list(open_video(clip, window=Window(0.35)))
+    with pytest.raises(VideoError, match="must come after the start"):
+        Window(0.2, 0.1)
+    with pytest.raises(VideoError, match="0 s or later"):
+        Window(-1.0)
+
+
+@pytest.mark.parametrize("text, seconds", [("83.5", 83.5), ("1:23.5", 83.5), ("0:01:23.5", 83.5), ("0", 0.0),
+                                           (" 2:00 ", 120.0)])
+def test_times_read_as_seconds_or_clock_time(text, seconds):
+    from vision.video_io import parse_time
+    assert parse_time(text) == pytest.approx(seconds)
+
+
+@pytest.mark.parametrize("text", ["1:75", "-3", "a", "1::2", "", "1:2:3:4", "inf"])
+def test_times_that_are_not_times_are_refused(text):
+    from vision.video_io import parse_time
+    with pytest.raises(ValueError, match="not a time"):
+        parse_time(text)
+
+
+def test_kept_frames_of_a_window_replay_from_its_first_frame(clip, monkeypatch):
+    """A window's run of kept frames starts at its first frame (not 0); the replay gives the
+    window's frames once each, kept then decoded, the same pixels as a fresh read."""
+    from vision import frame_store
+    from vision.video_io import Window
+    monkeypatch.setattr(frame_store, "available_bytes", lambda: None)
+    store = frame_store.FrameStore(2 * W * H * 3 / frame_store.MB)
+    window = Window(0.08, 0.25)
+    assert [i for i, _t, _f in store.keep_all(open_video(clip, window=window))] == [2, 3, 4, 5, 6]
+    assert len(store) == 2 and not store.complete
+    replay = list(store.replay(open_video(clip, window=window)))
+    fresh = {i: f for i, _t, f in open_video(clip, window=window)}
+    assert [i for i, _ in replay] == [2, 3, 4, 5, 6]
+    assert all(np.array_equal(f, fresh[i]) for i, f in replay)

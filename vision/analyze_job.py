@@ -7,7 +7,7 @@ from typing import Callable
 
 from reports.writers import write_reports
 from rules.document import InvalidDocument
-from vision.errors import CalibrationError, VideoError
+from vision.errors import CalibrationError, SettingsError, VideoError
 
 
 class AnalyzeError(Exception):
@@ -48,7 +48,7 @@ def _analyze_into(video, out: Path, opts, detector, progress, debrief) -> tuple[
         if debrief:
             from reports.debrief import write_debrief
             written.append(write_debrief(analysis.report, video, out))
-    except (VideoError, CalibrationError, ModelError, InvalidDocument) as exc:
+    except (VideoError, CalibrationError, ModelError, InvalidDocument, SettingsError) as exc:
         raise AnalyzeError(str(exc)) from None
     except FileNotFoundError as exc:
         raise AnalyzeError(f"file not found: {exc.filename or exc}") from None

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from vision.draw import Marker, annotate
-from vision.video_io import VideoWriter, open_video, prefetch
+from vision.video_io import VideoWriter, Window, open_video, prefetch
 
 
 def event_lines(events: list[dict], frame_index: int) -> list[str]:
@@ -33,11 +33,13 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
                     progress: Callable[[int, int], None] | None = None) -> Path:
     by_index = {fr["index"]: fr for fr in analysis.report["frames"]}
     obs_by_index = {f.index: f for f in analysis.frames}
-    reader = open_video(video)
+    window = analysis.report.get("window")           # the part of the video analysed, if not all of it
+    reader = open_video(video, window=Window(window["start_s"], window["end_s"]) if window else None)
     fps = reader.fps or 25.0
     markers: list[Marker] = []
     H_inv = None
     cut = (analysis.report.get("camera_cut") or {}).get("frame")     # the analysis stopped there
+    done = 0
     with VideoWriter(out_path, fps, preset=ANNOTATED_PRESET) as writer:
         kept = getattr(analysis, "kept_frames", None)
         frames = kept.replay(reader, prefetch) if kept is not None else ((i, f) for i, _t, f in prefetch(reader))
@@ -60,7 +62,8 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
             if obs is not None and obs.ball_px is not None:          # where the ball was seen
                 cv2.circle(out, (int(round(obs.ball_px[0])), int(round(obs.ball_px[1]))), 9, BALL_BGR, 2, cv2.LINE_AA)
             writer.write(out)
+            done += 1
             if progress:
-                progress(index + 1, reader.n_frames)
+                progress(done, max(done, reader.n_window_frames))
     reader.close()
     return Path(out_path)

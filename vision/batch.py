@@ -205,8 +205,8 @@ def check_defending(defending, where: str) -> dict[str, str]:
 def clip_options(clip: str | Path, settings: BatchSettings):
     """AnalyzeOptions of a clip: its sidecar's settings with the batch's on top."""
     from vision.pipeline import AnalyzeOptions
-    from vision.sidecar import hidden_horses_setting, load_sidecar
-    side = load_sidecar(clip)                                 # SidecarError: one line
+    from vision.sidecar import hidden_horses_setting, load_sidecar, window_setting
+    side = load_sidecar(clip)                                 # SidecarError: one line (a bad window too)
     where = side.get("_path", str(clip))
     if settings.defending:
         defending = check_defending(settings.defending, "--defending")
@@ -229,7 +229,7 @@ def clip_options(clip: str | Path, settings: BatchSettings):
                           hidden_horses=hidden_horses_setting(settings.hidden_horses, side),
                           moving_camera=settings.moving_camera,
                           annotate=settings.annotate, frame_memory_mb=settings.frame_memory_mb,
-                          field=side.get("field", {}))
+                          field=side.get("field", {}), window=window_setting(None, None, side))
 
 
 # ------------------------------------------------------------------------------------

@@ -8,3 +8,7 @@ class VideoError(Exception):
 
 class CalibrationError(Exception):
     """A pixel ↔ field calibration is malformed, degenerate or inconsistent."""
+
+
+class SettingsError(ValueError):
+    """A setting that does not fit the footage (a throw-in frame outside the part analysed...)."""

@@ -34,7 +34,8 @@ def available_bytes() -> int | None:
 
 
 class FrameStore:
-    """Frames 0..n-1 of a clip, as decoded, while they fit in the budget."""
+    """A clip's frames from its first on (0, or a window's first: vision.video_io.Window), as
+    decoded, while they fit in the budget."""
 
     def __init__(self, budget_mb: float = DEFAULT_BUDGET_MB):
         if budget_mb < 0:
@@ -46,12 +47,16 @@ class FrameStore:
         self.budget = max(0, budget)
         self.used = 0
         self._frames: dict[int, np.ndarray] = {}
+        self._first: int | None = None         # the clip's first frame index (a window's need not be 0)
         self._full = self.budget == 0          # once a frame did not fit, no later one is kept
         self.complete = False                  # every frame of the clip is kept
 
     def keep(self, index: int, frame: np.ndarray) -> bool:
-        """Keep frame `index` (the next of the run from 0) if it fits; False once it does not."""
-        if self._full or index != len(self._frames) or self.used + frame.nbytes > self.budget:
+        """Keep frame `index` (the next of the run from the clip's first frame) if it fits; False
+        once it does not."""
+        if self._first is None:
+            self._first = index
+        if self._full or index != self._first + len(self._frames) or self.used + frame.nbytes > self.budget:
             self._full = True
             return False
         self._frames[index] = frame
@@ -78,13 +83,13 @@ class FrameStore:
     def replay(self, reader, prefetch=None) -> Iterator[tuple[int, np.ndarray]]:
         """(index, frame) for every frame of `reader`'s clip: the kept ones from memory, then the
         rest decoded (through `prefetch`, a read-ahead wrapper, when given)."""
-        n, complete = len(self._frames), self.complete
+        n, complete, first = len(self._frames), self.complete, self._first or 0
         self._full, self.complete = True, False        # given up as it is replayed: a second replay decodes
-        for index in range(n):
+        for index in range(first, first + n):
             yield index, self.take(index)
         if complete:
             return
-        rest = reader.frames(start=n)
+        rest = reader.frames(start=first + n)
         if prefetch is not None:
             rest = prefetch(rest)
         for index, _t, frame in rest:

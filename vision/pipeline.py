@@ -20,6 +20,7 @@ from rules.events import violation_events
 from vision import phase as phase_mod
 from vision.ball import BallFollower
 from vision.ball_motion import MotionBallFinder
+from vision.errors import SettingsError
 from vision.frame_rate import scaled_frames
 from vision.frame_store import DEFAULT_BUDGET_MB, FrameStore
 from vision.homography import calibrate, for_frame_size
@@ -34,7 +35,7 @@ from vision.positions import (fill_gaps, fill_speeds, hidden_edge_px, hidden_sha
                               position_cov, smooth_tracks)
 from vision.teams import UMPIRE, IdentityVoter
 from vision.tracking import UnitTracker
-from vision.video_io import open_video, prefetch
+from vision.video_io import Window, open_video, prefetch
 
 COLOUR_WORDS = {"red": (40, 40, 210), "blue": (200, 90, 30), "white": (235, 235, 235), "black": (25, 25, 25),
                 "yellow": (30, 220, 230), "green": (40, 160, 40), "navy": (90, 40, 20), "orange": (20, 140, 250),
@@ -67,6 +68,7 @@ class AnalyzeOptions:
     split_swaps: bool = True                         # exchange ids back / cut tracks whose looks change team (vision.swaps)
     hidden_horses: bool = True                       # a rider whose horse is hidden is a unit (vision.players)
     moving_camera: bool = True                       # follow pan/zoom from the field itself
+    window: Window | None = None                     # analyse only this part of the video (times in the source's seconds)
     annotate: bool = True
     frame_memory_mb: float = DEFAULT_BUDGET_MB       # decoded frames kept for the annotated clip (vision.frame_store)
     field: dict = field(default_factory=dict)        # length_yd / width_yd overrides
@@ -136,7 +138,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     from vision.camera_motion import CameraMotionTracker
     started = time.perf_counter()
     video = Path(video)
-    reader = open_video(video)
+    reader = open_video(video, window=opts.window)
     cal_src = opts.calibration or video.with_name("calibration.json")
     fit = for_frame_size(calibrate(cal_src if isinstance(cal_src, dict) else str(cal_src)), reader.size)
     # The field's size: the sidecar's "field" when given, else the calibration file's own.
@@ -161,7 +163,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                    ball=BallFollower(finder, fps=fps / opts.stride) if finder is not None else None,
                    motion_ball=MotionBallFinder() if opts.ball_motion else None,
                    hidden_horses=opts.hidden_horses, look_every=scaled_frames(3, fps / opts.stride))
-    total = reader.n_frames
+    total, done = reader.n_window_frames, 0
     # Pass two (annotated.mp4) draws on these same frames: keep what fits the budget.
     kept = FrameStore(opts.frame_memory_mb if opts.annotate else 0)
     # Two stages overlap: a background thread decodes and detects frame i+1 (both release
@@ -181,8 +183,9 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                 break
             if det is not None:
                 obs.observe(index, t, frame, det, step)
+        done += 1
         if progress:
-            progress(index + 1, total)
+            progress(done, max(total, done))
     reader.close()
     frames = obs.frames
     exchanges = exchange_swaps(frames, voter, obs.looks) if opts.split_swaps else []
@@ -273,6 +276,9 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     report["detector"] = {"model": str(getattr(detector, "path", None)), "runtime": getattr(detector, "runtime", None),
                           "openvino_precision": precision_name()}
     report["camera_cut"] = camera_cut
+    report["window"] = None if opts.window is None else {
+        "start_s": opts.window.start_s, "end_s": opts.window.end_s,
+        "first_frame": frames[0].index if frames else None, "last_frame": frames[-1].index if frames else None}
     report["ball"] = {"stage": str(finder.path) if finder is not None else None,
                       "frames_seen": int(np.sum(~np.isnan(ball_px[:, 0]))),
                       "stage_looks": int(obs.ball.looks) if obs.ball is not None else 0,
@@ -292,10 +298,14 @@ def detect_frames(frames, detector, stride: int = 1):
 
 
 def _override_index(frame_index: int | None, frames) -> int | None:
-    """A throw-in given as a video frame number → position among the analysed frames."""
+    """A throw-in given as a video frame number → position among the analysed frames; SettingsError
+    when it lies outside them (a window, or a clip cut short)."""
     if frame_index is None:
         return None
     idx = np.array([f.index for f in frames])
+    if not len(idx) or not idx[0] <= frame_index <= idx[-1]:
+        span = f"frames {idx[0]}-{idx[-1]}" if len(idx) else "no frames"
+        raise SettingsError(f"the throw-in frame {frame_index} is outside the analysed part of the video ({span})")
     return int(np.argmin(np.abs(idx - frame_index)))
 
 

@@ -10,7 +10,8 @@ Format (every key optional; command-line options win over the file):
    "team_colours": {"red": "#c82828", "blue": [25, 80, 190]},   # hex RGB, or a BGR list
    "throw_in_frame": 62,
    "field": {"length_yd": 300, "width_yd": 160},
-   "hidden_horses": true}                      # a camera looking along the line-up's ranks (vision.players)
+   "hidden_horses": true,                      # a camera looking along the line-up's ranks (vision.players)
+   "start": "1:23", "end": 112.5}              # analyse only this part: seconds, m:ss or h:mm:ss
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-KEYS = {"defending", "calibration", "team_colours", "throw_in_frame", "field", "hidden_horses"}
+KEYS = {"defending", "calibration", "team_colours", "throw_in_frame", "field", "hidden_horses", "start", "end"}
 
 
 class SidecarError(ValueError):
@@ -53,6 +54,23 @@ def hidden_horses_setting(given: bool | None, side: dict) -> bool:
     return bool(side.get("hidden_horses", True)) if given is None else bool(given)
 
 
+def window_setting(start: str | float | None, end: str | float | None, side: dict):
+    """The part of the video to analyse (vision.video_io.Window), from the command line's
+    --start / --end (times as text), else the sidecar's; None for the whole video. ValueError
+    (one line) for a time that cannot be read or an end before the start."""
+    from vision.errors import VideoError
+    from vision.video_io import Window, parse_time
+    start = side.get("start") if start is None else start
+    end = side.get("end") if end is None else end
+    if start is None and end is None:
+        return None
+    seconds = [None if v is None else float(v) if isinstance(v, (int, float)) else parse_time(v) for v in (start, end)]
+    try:
+        return Window(seconds[0] or 0.0, seconds[1])
+    except VideoError as exc:
+        raise ValueError(str(exc)) from None
+
+
 def load_sidecar(video: str | Path) -> dict:
     """The sidecar's settings (calibration resolved to an absolute path), or {} when there is none."""
     path = sidecar_path(video)
@@ -78,5 +96,13 @@ def load_sidecar(video: str | Path) -> dict:
         raise SidecarError(f"{path}: throw_in_frame: expected a frame number")
     if "hidden_horses" in out and not isinstance(out["hidden_horses"], bool):
         raise SidecarError(f"{path}: hidden_horses: expected true or false")
+    for key in ("start", "end"):
+        value = out.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float, str))):
+            raise SidecarError(f"{path}: {key}: expected a time (seconds, \"m:ss\" or \"h:mm:ss\")")
+    try:
+        window_setting(None, None, out)
+    except ValueError as exc:
+        raise SidecarError(f"{path}: {exc}") from None
     out["_path"] = str(path)
     return out

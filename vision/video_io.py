@@ -5,6 +5,10 @@ Times come from the container's presentation timestamps (``CAP_PROP_POS_MSEC``),
 variable-frame-rate files give real times. Every failure (missing, empty, non-video,
 truncated, corrupt) is a `VideoError` with a one-line message.
 
+``open_video(path, window=Window(start_s, end_s))`` reads only the frames whose times fall in
+[start_s, end_s): one throw-in of a longer recording. Indices and times stay the source
+video's, so a report's frame numbers and times find the same moments in the recording.
+
 `VideoWriter` writes browser-playable H.264 (libx264, yuv420p, +faststart) through
 imageio-ffmpeg, to a temporary name in the same folder that is renamed on a successful
 close and deleted on an exception, so no half-written file is ever left under `path`.
@@ -32,6 +36,42 @@ os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 # frame counts) before we call the file truncated: max(TRUNC_ABS, TRUNC_REL * n_frames).
 TRUNC_ABS = 2
 TRUNC_REL = 0.01
+
+
+@dataclass(frozen=True)
+class Window:
+    """A part of a video by time: the frames from `start_s` (inclusive) to `end_s` (exclusive,
+    None: to the end), in the source's own seconds."""
+
+    start_s: float = 0.0
+    end_s: float | None = None
+
+    def __post_init__(self):
+        if not (np.isfinite(self.start_s) and self.start_s >= 0):
+            raise VideoError(f"the start time must be 0 s or later, got {self.start_s}")
+        if self.end_s is not None and not (np.isfinite(self.end_s) and self.end_s > self.start_s):
+            raise VideoError(f"the end time ({self.end_s} s) must come after the start time ({self.start_s} s)")
+
+    def describe(self) -> str:
+        end = "the end" if self.end_s is None else f"{self.end_s:g} s"
+        return f"{self.start_s:g} s to {end}"
+
+
+def parse_time(text: str) -> float:
+    """Seconds from '83.5', '1:23.5' or '0:01:23.5' (hours:minutes:seconds); ValueError otherwise."""
+    parts = str(text).strip().split(":")
+    try:
+        if len(parts) > 3 or any(p.strip() == "" for p in parts):
+            raise ValueError
+        values = [float(p) for p in parts]
+    except ValueError:
+        raise ValueError(f"not a time: {text!r} (give seconds, m:ss or h:mm:ss)") from None
+    if any(v < 0 or not np.isfinite(v) for v in values) or any(v >= 60 for v in values[1:]):
+        raise ValueError(f"not a time: {text!r} (give seconds, m:ss or h:mm:ss)")
+    seconds = 0.0
+    for v in values:
+        seconds = seconds * 60 + v
+    return seconds
 
 
 @dataclass(frozen=True)
@@ -83,14 +123,20 @@ class VideoReader:
     (setting ``truncated``) instead of raising when the stream ends early.
     """
 
-    def __init__(self, path: str | os.PathLike, allow_truncated: bool = False):
+    def __init__(self, path: str | os.PathLike, allow_truncated: bool = False, window: Window | None = None):
         self.path = Path(path)
         self.allow_truncated = allow_truncated
         self.truncated = False
+        self.window = window
         _check_file(self.path)
         self._cap = _open_capture(self.path)
         self.info = self._read_info()
         self._first = self._read_first()
+        duration = self.info.duration_s
+        if window is not None and duration > 0 and window.start_s >= duration + 1.0:
+            self.close()
+            raise VideoError(f"{self.path}: the window starts at {window.start_s:g} s, after the video's "
+                             f"end ({duration:.2f} s)")
 
     # -- metadata -------------------------------------------------------------------
     def _read_info(self) -> VideoInfo:
@@ -133,6 +179,17 @@ class VideoReader:
     def __len__(self) -> int:
         return self.info.n_frames
 
+    @property
+    def n_window_frames(self) -> int:
+        """Frames expected in the window (the whole video's count without one; 0 if unknown)."""
+        n, w = self.info.n_frames, self.window
+        if w is None or self.fps <= 0:
+            return n
+        last = n if w.end_s is None else int(round(w.end_s * self.fps))
+        if n:
+            last = min(last, n)
+        return max(0, last - int(round(w.start_s * self.fps)))
+
     # -- iteration ------------------------------------------------------------------
     def _timestamp(self, index: int, last_t: float | None) -> float:
         """Presentation time of the frame just read; falls back to index / fps."""
@@ -161,29 +218,35 @@ class VideoReader:
         return self.frames()
 
     def frames(self, start: int = 0) -> Iterator[tuple[int, float, np.ndarray]]:
-        """Iterate from frame `start` (the frames before it are decoded but not converted nor
-        yielded: `grab`)."""
+        """Iterate from frame `start` and, with a window, over the window's frames only (the
+        frames skipped are decoded but not converted nor yielded: `grab`)."""
         if self._cap is None:
             raise VideoError(f"{self.path}: reader is closed")
         if self._first is None:
             self._restart()
-        frame, self._first = self._first, None
-        index, last_t = 0, None
-        while index < start - 1 and frame is not None:      # frames 1 .. start-1: decoded, not converted
-            index += 1
-            frame = frame if self._cap.grab() else None
-        if start > 0 and frame is not None:
-            ok, frame = self._cap.read()
-            index += int(ok)
-            frame = frame if ok else None
-        while frame is not None:
+        frame, self._first = self._first, None              # frame 0, decoded and converted
+        t_from = self.window.start_s if self.window is not None else 0.0
+        t_to = self.window.end_s if self.window is not None else None
+        index, last_t, seen = 0, None, 0
+        while True:
             t = self._timestamp(index, last_t)
-            yield index, t, frame
+            if index >= start and t >= t_from - 1e-6:
+                if t_to is not None and t >= t_to - 1e-6:
+                    return                                   # the window ends here: not a truncation
+                if frame is None:
+                    ok, frame = self._cap.retrieve()
+                    if not ok:
+                        break
+                yield index, t, frame
+                seen += 1
             last_t = t
             index += 1
-            ok, frame = self._cap.read()
-            if not ok:
-                frame = None
+            frame = None
+            if not self._cap.grab():
+                break
+        if self.window is not None and seen == 0:
+            raise VideoError(f"{self.path}: no frames from {self.window.describe()} "
+                             f"(the video ends at {last_t or 0.0:.2f} s)")
         self._check_end(index)
 
     # -- lifetime -------------------------------------------------------------------
@@ -203,10 +266,12 @@ class VideoReader:
         self.close()
 
 
-def open_video(path: str | os.PathLike, allow_truncated: bool = False) -> VideoReader:
-    """Open a video for reading; raise `VideoError` if it is missing, empty or unreadable."""
+def open_video(path: str | os.PathLike, allow_truncated: bool = False, window: Window | None = None
+               ) -> VideoReader:
+    """Open a video for reading (only `window`'s frames, when given); raise `VideoError` if it
+    is missing, empty or unreadable."""
     try:
-        return VideoReader(path, allow_truncated=allow_truncated)
+        return VideoReader(path, allow_truncated=allow_truncated, window=window)
     except VideoError:
         raise
     except (cv2.error, OSError) as exc:

@@ -46,12 +46,15 @@ def run(args: argparse.Namespace) -> int:
     from vision.pipeline import AnalyzeOptions, check_settings
 
     from vision.detect import ModelError, parse_class_map
-    from vision.sidecar import SidecarError, hidden_horses_setting, load_sidecar
+    from vision.sidecar import SidecarError, hidden_horses_setting, load_sidecar, window_setting
     try:
         side = load_sidecar(args.video)
         class_map = parse_class_map(args.class_map)
+        window = window_setting(args.start, args.end, side)
     except (SidecarError, ModelError) as exc:
         raise UserError(str(exc)) from None
+    except ValueError as exc:
+        raise UserError(f"--start/--end: {exc}") from None
     if args.defending:
         defending = parse_defending(args.defending)
     elif "defending" in side:
@@ -76,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
                           hidden_horses=hidden_horses_setting(args.hidden_horses, side),
                           moving_camera=not args.static_camera, annotate=not args.no_video,
                           frame_memory_mb=args.frame_memory_mb,
-                          field=side.get("field", {}))
+                          field=side.get("field", {}), window=window)
     bars = []                     # made at the first frame, so that an early error prints only itself
 
     def progress(done: int, total: int) -> None:
@@ -104,7 +107,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Detect, track and locate players and umpires, judge every frame against "
                                    "Rule 20, and write report.json, report.csv and annotated.mp4 to --out. "
                                    "Settings may come from a sidecar next to the video (CLIP.polo.json or "
-                                   "polo.json: defending, calibration, team_colours, throw_in_frame, field); "
+                                   "polo.json: defending, calibration, team_colours, throw_in_frame, field, start, end); "
                                    "options given here win.")
     p.add_argument("video", help="the clip (any format OpenCV reads)")
     p.add_argument("--out", required=True, help="output folder")
@@ -115,7 +118,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_detection_options(p)
     p.add_argument("--team-colours", default=None, help="jersey colour hints, e.g. red=#c02020,blue=#2040c0 "
                    "(default: team names that are colour words are used as hints)")
-    p.add_argument("--throw-in-frame", type=int, default=None, help="override the detected throw-in frame")
+    p.add_argument("--throw-in-frame", type=int, default=None,
+                   help="override the detected throw-in frame (the video's frame number)")
+    p.add_argument("--start", default=None, metavar="TIME",
+                   help="analyse from this time of the video on (seconds, m:ss or h:mm:ss; one throw-in of a "
+                        "longer recording); report.json keeps the video's own frame numbers and times")
+    p.add_argument("--end", default=None, metavar="TIME", help="analyse up to this time (default: the end)")
     p.add_argument("--static-camera", action="store_true", help="the camera does not move: skip motion tracking")
     p.add_argument("--no-video", action="store_true", help="write the reports only, no annotated.mp4")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
