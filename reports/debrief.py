@@ -475,7 +475,7 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
     # Times are the video's own; annotated.mp4 of a window of it (report "window") starts at the
     # window's first frame, so its links seek that much earlier.
     window = report.get("window")
-    seek_from = float(report["frames"][0]["t"]) if window and report.get("frames") and href == "annotated.mp4" else 0.0
+    seek_from = float(window.get("first_t") or 0.0) if window and href == "annotated.mp4" else 0.0
     rows = []
     for k, ev in enumerate(events):
         t0 = float(ev.get("start_s") or 0.0)

@@ -343,3 +343,46 @@ def test_dask_backend_bad_settings_are_refused(tmp_path, clips, monkeypatch):
     with pytest.raises(BatchError, match="cannot reach the Dask scheduler"):
         run_batch(clips, tmp_path / "o", FAST, detector_factory=truth_factory, backend="dask",
                   scheduler="tcp://127.0.0.1:9")
+
+
+def test_a_recordings_throw_ins_from_its_sidecar_each_get_a_folder_and_a_row(tmp_path):
+    """A sidecar listing two throw-ins (windows) of one recording: one job each, named by its
+    start, judged on its window only (the video's frame numbers kept); a rerun skips both, and a
+    changed end redoes that one; `analyze` without --start/--end says what to do."""
+    clip = _copy_sample("clean_lineup", tmp_path / "rec")
+    side = tmp_path / "rec" / "clip.polo.json"
+    data = json.loads(side.read_text())
+    side.write_text(json.dumps({**data, "throw_ins": [{"start": 0, "end": "0:04"}, {"start": 2.5, "end": 6}]}))
+    out = tmp_path / "out"
+    res = run_batch(tmp_path / "rec", out, FAST, detector_factory=truth_factory, progress=False)
+    assert [(r["clip"], r["output"], r["status"]) for r in res.rows] == [
+        ("clip.mp4@0m00s", "clip@0m00s", "ok"), ("clip.mp4@0m02.5s", "clip@0m02.5s", "ok")]
+    first = json.loads((out / "clip@0m00s" / "report.json").read_text())
+    second = json.loads((out / "clip@0m02.5s" / "report.json").read_text())
+    assert (first["window"]["first_frame"], first["window"]["last_frame"]) == (0, 99)
+    assert [f["index"] for f in first["frames"]] == list(range(0, 100, 2))                  # every 2nd frame
+    assert second["window"]["first_frame"] == 63 and second["frames"][0]["index"] == 64
+    assert first["throw_in"]["frame"] is not None and abs(first["throw_in"]["frame"] - 75) <= 3
+    again = run_batch(tmp_path / "rec", out, FAST, detector_factory=truth_factory, progress=False)
+    assert [r["status"] for r in again.rows] == ["skipped", "skipped"]
+    side.write_text(json.dumps({**data, "throw_ins": [{"start": 0, "end": "0:04"}, {"start": 2.5, "end": 5}]}))
+    third = run_batch(tmp_path / "rec", out, FAST, detector_factory=truth_factory, progress=False)
+    assert [r["status"] for r in third.rows] == ["skipped", "ok"]
+    rc = main(["analyze", str(clip), "--out", str(tmp_path / "one"), "--quiet", "--no-video"])
+    assert rc == 2 and not (tmp_path / "one").exists()
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"throw_ins": []}, "expected a list of objects"),
+    ({"throw_ins": [{"start": 1, "end": 2}], "start": 3}, "inside each of throw_ins"),
+    ({"throw_ins": [{"start": 1, "end": 2, "colour": "red"}]}, r"throw_ins\[0\]: unknown key"),
+    ({"throw_ins": [{"start": 3, "end": 2}]}, r"throw_ins\[0\]: the end time"),
+    ({"throw_ins": [{"start": 1, "end": 2}, {"start": "0:01", "end": 3}]}, "start at the same time"),
+    ({"throw_ins": [{"start": 1, "throw_in_frame": -2}]}, "throw_in_frame: expected a frame number")])
+def test_bad_throw_in_lists_are_refused_in_one_line(tmp_path, bad, message):
+    clip = _copy_sample("clean_lineup", tmp_path / "rec")
+    side = tmp_path / "rec" / "clip.polo.json"
+    side.write_text(json.dumps({**json.loads(side.read_text()), **bad}))
+    from vision.sidecar import load_sidecar
+    with pytest.raises(SidecarError, match=message):
+        load_sidecar(clip)

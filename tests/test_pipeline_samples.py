@@ -118,12 +118,14 @@ def test_a_window_of_a_clip_is_analysed_as_that_part_of_the_video(tmp_path):
     report, _ = analyze_to_folder(clip, tmp_path, opts, detector=TruthDetector(truth))
     idx = [f["index"] for f in report["frames"]]
     assert idx == list(range(25, 100)) and report["frames"][0]["t"] == pytest.approx(1.0)
-    assert report["window"] == {"start_s": 1.0, "end_s": 4.0, "first_frame": 25, "last_frame": 99}
+    assert report["window"] == {"start_s": 1.0, "end_s": 4.0, "first_frame": 25, "first_t": 1.0, "last_frame": 99}
     assert abs(report["throw_in"]["frame"] - truth["throw_in_frame"]) <= 3
     cap = cv2.VideoCapture(str(tmp_path / "annotated.mp4"))
     assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == 75
     page = (tmp_path / "debrief.html").read_text()
     assert "frames 25-99 (from 1 s to 4 s of the video)" in page
+    for ev in report["events"]:            # links seek into annotated.mp4, which starts at 1.0 s
+        assert f'href="annotated.mp4#t={ev["start_s"] - 1.0:.2f}"' in page
 
 
 def test_a_throw_in_frame_outside_the_window_is_one_clear_error(tmp_path):

@@ -9,13 +9,15 @@
   common folder of the inputs) writes ``OUT/a/b/clip/``; two clips differing only in their
   suffix (``x.mp4``, ``x.mov``) write ``OUT/x_mp4/`` and ``OUT/x_mov/``.
 - Settings per clip come from its sidecar (vision.sidecar: defending, calibration,
-  team_colours, throw_in_frame, field); `BatchSettings.defending`, when given, wins over
-  every sidecar (as ``analyze --defending`` does); the detector, stride, min-run and
-  video options are batch-wide.
+  team_colours, throw_in_frame, field, start/end); `BatchSettings.defending`, when given, wins
+  over every sidecar (as ``analyze --defending`` does); the detector, stride, min-run and
+  video options are batch-wide. A sidecar listing several throw-ins of a recording
+  (``throw_ins``: start, end, throw_in_frame each) makes one job per throw-in, written to
+  ``OUT/a/b/clip@2m13s/`` (named by its start) and listed as ``a/b/clip.mp4@2m13s``.
 - Each clip is analysed into a hidden staging folder next to its output folder
   (``OUT/a/b/.clip.partial-*``) that is renamed to ``OUT/a/b/clip`` only when everything,
   ``done.json`` last, is written. So an output folder either is complete, with a
-  ``done.json`` recording the input's size and mtime, or is what an earlier complete run
+  ``done.json`` recording the input's size and mtime (and the window judged), or is what an earlier complete run
   left; a failing or interrupted clip leaves nothing. A later run skips a clip whose
   ``done.json`` matches its input (unless ``force``), and redoes one whose input changed.
 - A failing clip is recorded with its one-line error and the batch goes on; a worker
@@ -114,6 +116,7 @@ class ClipJob:
     out: str                                      # absolute output folder
     settings: BatchSettings
     detector_factory: Callable | None = None
+    part: int | None = None                       # which of the sidecar's throw_ins (None: the clip's own window)
 
 
 @dataclass
@@ -202,11 +205,27 @@ def check_defending(defending, where: str) -> dict[str, str]:
     return dict(defending)
 
 
-def clip_options(clip: str | Path, settings: BatchSettings):
-    """AnalyzeOptions of a clip: its sidecar's settings with the batch's on top."""
+def clip_parts(clip: str | Path) -> list[int | None]:
+    """The jobs of a clip: one per throw-in its sidecar lists (`throw_ins`), else one, [None]
+    (also when the sidecar cannot be read: the clip's job then fails with that error)."""
+    from vision.sidecar import SidecarError, load_sidecar
+    try:
+        n = len(load_sidecar(clip).get("throw_ins", []))
+    except SidecarError:
+        n = 0
+    return list(range(n)) if n else [None]
+
+
+def clip_options(clip: str | Path, settings: BatchSettings, part: int | None = None):
+    """AnalyzeOptions of a clip (of its sidecar's throw-in `part`): its sidecar's settings with
+    the batch's on top."""
     from vision.pipeline import AnalyzeOptions
     from vision.sidecar import hidden_horses_setting, load_sidecar, window_setting
     side = load_sidecar(clip)                                 # SidecarError: one line (a bad window too)
+    if "throw_ins" in side and part is None:
+        raise ClipSettingsError(f"{side['_path']}: lists throw_ins: analyse each with its own start and end")
+    if part is not None:
+        side = {**side, **side["throw_ins"][part]}
     where = side.get("_path", str(clip))
     if settings.defending:
         defending = check_defending(settings.defending, "--defending")
@@ -240,15 +259,22 @@ def _input_stamp(clip: Path) -> dict:
     return {"path": str(clip), "size": st.st_size, "mtime_ns": st.st_mtime_ns}
 
 
-def completed_row(folder: str | Path, clip: str | Path) -> dict | None:
+def _window_stamp(opts) -> dict | None:
+    w = opts.window
+    return None if w is None else {"start_s": w.start_s, "end_s": w.end_s}
+
+
+def completed_row(folder: str | Path, clip: str | Path, window: dict | None = None) -> dict | None:
     """The summary row of an earlier complete run into `folder` of this very input (same
-    size and mtime, every listed output present), else None."""
+    size and mtime, the same window of it, every listed output present), else None."""
     folder = Path(folder)
     try:
         marker = json.loads((folder / MARKER).read_text(encoding="utf-8"))
         stamp = _input_stamp(Path(clip))
         inp = marker["input"]
         if (inp["size"], inp["mtime_ns"]) != (stamp["size"], stamp["mtime_ns"]):
+            return None
+        if marker.get("window") != window:
             return None
         if not all((folder / name).is_file() for name in marker["outputs"]):
             return None
@@ -302,6 +328,26 @@ _DETECTORS: dict = {}
 _PROGRESS_QUEUE = None
 
 
+def _job(clip: Path, name: str, part: int | None, root: Path, out: Path, settings: BatchSettings,
+         detector_factory) -> ClipJob:
+    """The job of a clip, or of its sidecar's throw-in `part` (output CLIP@2m13s/, row CLIP@2m13s)."""
+    rel = clip.relative_to(root).as_posix()
+    if part is not None:
+        from vision.sidecar import load_sidecar, part_label, windows
+        label = part_label(windows(load_sidecar(clip))[part])
+        name, rel = f"{name}@{label}", f"{rel}@{label}"
+    return ClipJob(str(clip), name, rel, str(out / name), settings, detector_factory, part)
+
+
+def _previous(job: ClipJob) -> dict | None:
+    """The row of an earlier complete run of this job (completed_row), else None."""
+    try:
+        window = _window_stamp(clip_options(job.clip, job.settings, job.part))
+    except (ValueError, OSError):          # settings that fail: the job will say so
+        return None
+    return completed_row(job.out, job.clip, window)
+
+
 def shared_detector(settings: BatchSettings):
     """This process's detector for these settings, loaded on first use."""
     key = (settings.model, tuple(sorted((settings.class_map or {}).items())), settings.imgsz, settings.conf,
@@ -337,7 +383,7 @@ def process_clip(job: ClipJob, progress: Callable[[int, int], None] | None = Non
     try:
         _clean_stale(final)
         stamp = _input_stamp(clip)
-        opts = clip_options(clip, job.settings)
+        opts = clip_options(clip, job.settings, job.part)
         detector = job.detector_factory(clip) if job.detector_factory else shared_detector(job.settings)
         report, written = analyze_to_folder(clip, staging, opts, detector=detector, progress=progress)
         ti = report["throw_in"]
@@ -345,7 +391,7 @@ def process_clip(job: ClipJob, progress: Callable[[int, int], None] | None = Non
                    events_by_code=dict(report["summary"]["events_by_code"]),
                    warnings="; ".join(report_warnings(report)),
                    processing_s=round(time.perf_counter() - started, 2))
-        write_json(staging / MARKER, {"version": 1, "clip": job.rel, "input": stamp,
+        write_json(staging / MARKER, {"version": 1, "clip": job.rel, "input": stamp, "window": _window_stamp(opts),
                                       "finished_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                                       "outputs": sorted(Path(p).name for p in written), "row": row})
         _install(staging, final)
@@ -608,24 +654,25 @@ def run_batch(inputs: str | Path | Sequence[str | Path], out_dir: str | Path, se
         raise BatchError(f"cannot create output folder {out}: {exc.strerror}") from None
 
     names = output_names(root, clips)
+    parts = {clip: clip_parts(clip) for clip in clips}
     started = datetime.now(timezone.utc)
     meta = {"inputs": [str(i) for i in ([inputs] if isinstance(inputs, (str, Path)) else inputs)],
             "root": str(root), "out": str(out), "workers": workers, "force": force, "backend": backend,
             "started_utc": started.isoformat(timespec="seconds")}
     with _locked(out):
         rows: dict[str, dict] = {}
-        jobs = []
+        jobs, order = [], []
         for clip in clips:
-            name = names[clip]
-            job = ClipJob(str(clip), name, clip.relative_to(root).as_posix(), str(out / name), settings,
-                          detector_factory)
-            prev = None if force else completed_row(out / name, clip)
-            if prev is not None:
-                rows[name] = {**_base_row(job), **prev, "clip": job.rel, "output": name, "status": "skipped"}
-            else:
-                jobs.append(job)
-        order = [names[c] for c in clips]
-        bars = _Bars(len(clips), len(clips) - len(jobs), min(workers, max(1, len(jobs))), progress)
+            for part in parts[clip]:
+                job = _job(clip, names[clip], part, root, out, settings, detector_factory)
+                order.append(job.name)
+                prev = None if force else _previous(job)
+                if prev is not None:
+                    rows[job.name] = {**_base_row(job), **prev, "clip": job.rel, "output": job.name,
+                                      "status": "skipped"}
+                else:
+                    jobs.append(job)
+        bars = _Bars(len(order), len(order) - len(jobs), min(workers, max(1, len(jobs))), progress)
 
         def record(job: ClipJob, row: dict) -> None:
             rows[job.name] = row

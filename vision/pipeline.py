@@ -164,6 +164,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                    motion_ball=MotionBallFinder() if opts.ball_motion else None,
                    hidden_horses=opts.hidden_horses, look_every=scaled_frames(3, fps / opts.stride))
     total, done = reader.n_window_frames, 0
+    decoded = []                          # the first and last frame decoded, (index, t): a window's bounds
     # Pass two (annotated.mp4) draws on these same frames: keep what fits the budget.
     kept = FrameStore(opts.frame_memory_mb if opts.annotate else 0)
     # Two stages overlap: a background thread decodes and detects frame i+1 (both release
@@ -184,6 +185,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
             if det is not None:
                 obs.observe(index, t, frame, det, step)
         done += 1
+        decoded[1:] = [(int(index), round(float(t), 4))]
         if progress:
             progress(done, max(total, done))
     reader.close()
@@ -276,9 +278,9 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     report["detector"] = {"model": str(getattr(detector, "path", None)), "runtime": getattr(detector, "runtime", None),
                           "openvino_precision": precision_name()}
     report["camera_cut"] = camera_cut
-    report["window"] = None if opts.window is None else {
-        "start_s": opts.window.start_s, "end_s": opts.window.end_s,
-        "first_frame": frames[0].index if frames else None, "last_frame": frames[-1].index if frames else None}
+    report["window"] = None if opts.window is None else {    # the frames decoded (analysed: `stride`)
+        "start_s": opts.window.start_s, "end_s": opts.window.end_s, "first_frame": decoded[0][0],
+        "first_t": decoded[0][1], "last_frame": decoded[-1][0]}
     report["ball"] = {"stage": str(finder.path) if finder is not None else None,
                       "frames_seen": int(np.sum(~np.isnan(ball_px[:, 0]))),
                       "stage_looks": int(obs.ball.looks) if obs.ball is not None else 0,

@@ -12,6 +12,9 @@ Format (every key optional; command-line options win over the file):
    "field": {"length_yd": 300, "width_yd": 160},
    "hidden_horses": true,                      # a camera looking along the line-up's ranks (vision.players)
    "start": "1:23", "end": 112.5}              # analyse only this part: seconds, m:ss or h:mm:ss
+or, for a recording of several throw-ins, instead of start/end (`batch` judges each in its own
+output folder, CLIP@2m13s/; `analyze` wants --start/--end then):
+  {"throw_ins": [{"start": "2:13", "end": "2:41"}, {"start": "9:05", "end": "9:30", "throw_in_frame": 13660}]}
 """
 from __future__ import annotations
 
@@ -19,7 +22,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-KEYS = {"defending", "calibration", "team_colours", "throw_in_frame", "field", "hidden_horses", "start", "end"}
+KEYS = {"defending", "calibration", "team_colours", "throw_in_frame", "field", "hidden_horses", "start", "end",
+        "throw_ins"}
+PART_KEYS = {"start", "end", "throw_in_frame"}
 
 
 class SidecarError(ValueError):
@@ -92,17 +97,52 @@ def load_sidecar(video: str | Path) -> dict:
         if not isinstance(out["team_colours"], dict):
             raise SidecarError(f"{path}: team_colours: expected an object of team → colour")
         out["team_colours"] = {t: parse_colour(c, f"{path}: team_colours.{t}") for t, c in out["team_colours"].items()}
-    if "throw_in_frame" in out and not (isinstance(out["throw_in_frame"], int) and out["throw_in_frame"] >= 0):
-        raise SidecarError(f"{path}: throw_in_frame: expected a frame number")
     if "hidden_horses" in out and not isinstance(out["hidden_horses"], bool):
         raise SidecarError(f"{path}: hidden_horses: expected true or false")
-    for key in ("start", "end"):
-        value = out.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float, str))):
-            raise SidecarError(f"{path}: {key}: expected a time (seconds, \"m:ss\" or \"h:mm:ss\")")
-    try:
-        window_setting(None, None, out)
-    except ValueError as exc:
-        raise SidecarError(f"{path}: {exc}") from None
+    _check_window(out, str(path))
+    if "throw_ins" in out:
+        parts = out["throw_ins"]
+        if not isinstance(parts, list) or not parts or not all(isinstance(p, dict) for p in parts):
+            raise SidecarError(f"{path}: throw_ins: expected a list of objects with start and end")
+        if "start" in out or "end" in out or "throw_in_frame" in out:
+            raise SidecarError(f"{path}: give start, end and throw_in_frame inside each of throw_ins, not beside them")
+        for k, part in enumerate(parts):
+            where = f"{path}: throw_ins[{k}]"
+            unknown = set(part) - PART_KEYS
+            if unknown:
+                raise SidecarError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+            _check_window(part, where)
+        labels = [part_label(w) for w in windows(out)]
+        if len(set(labels)) != len(labels):
+            raise SidecarError(f"{path}: throw_ins: two of them start at the same time")
     out["_path"] = str(path)
     return out
+
+
+def _check_window(d: dict, where: str) -> None:
+    """SidecarError unless `d`'s start / end / throw_in_frame (those present) make a window."""
+    for key in ("start", "end"):
+        value = d.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float, str))):
+            raise SidecarError(f"{where}: {key}: expected a time (seconds, \"m:ss\" or \"h:mm:ss\")")
+    if "throw_in_frame" in d and not (isinstance(d["throw_in_frame"], int) and not isinstance(d["throw_in_frame"], bool)
+                                      and d["throw_in_frame"] >= 0):
+        raise SidecarError(f"{where}: throw_in_frame: expected a frame number")
+    try:
+        window_setting(None, None, d)
+    except ValueError as exc:
+        raise SidecarError(f"{where}: {exc}") from None
+
+
+def windows(side: dict) -> list:
+    """The windows (vision.video_io.Window) of a sidecar's throw_ins, in its order; [] without."""
+    return [window_setting(None, None, part) for part in side.get("throw_ins", [])]
+
+
+def part_label(window) -> str:
+    """A throw-in's name in output folders: its start, e.g. '2m13s', '1h02m05.5s', '0m00s'."""
+    s = window.start_s
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    sec_text = f"{sec:05.2f}".rstrip("0").rstrip(".") if sec != int(sec) else f"{int(sec):02d}"
+    return (f"{int(h)}h{int(m):02d}m" if h else f"{int(m)}m") + f"{sec_text}s"

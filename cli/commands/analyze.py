@@ -55,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     except ValueError as exc:
         raise UserError(f"--start/--end: {exc}") from None
+    if window is None and "throw_ins" in side:
+        raise UserError(f"{side['_path']} lists {len(side['throw_ins'])} throw-ins: give --start and --end for one "
+                        "of them, or judge them all with `polo-lineup batch`")
     if args.defending:
         defending = parse_defending(args.defending)
     elif "defending" in side:
