@@ -352,7 +352,11 @@ def test_a_recordings_throw_ins_from_its_sidecar_each_get_a_folder_and_a_row(tmp
     clip = _copy_sample("clean_lineup", tmp_path / "rec")
     side = tmp_path / "rec" / "clip.polo.json"
     data = json.loads(side.read_text())
-    side.write_text(json.dumps({**data, "throw_ins": [{"start": 0, "end": "0:04"}, {"start": 2.5, "end": 6}]}))
+    swapped = {"red": "north", "blue": "south"}          # after a goal the teams change ends
+    side.write_text(json.dumps({**data, "throw_ins": [{"start": 0, "end": "0:04"},
+                                                      {"start": 2.5, "end": 6, "defending": swapped}]}))
+    assert clip_options(clip, FAST, 0).defending == data["defending"]
+    assert clip_options(clip, FAST, 1).defending == swapped
     out = tmp_path / "out"
     res = run_batch(tmp_path / "rec", out, FAST, detector_factory=truth_factory, progress=False)
     assert [(r["clip"], r["output"], r["status"]) for r in res.rows] == [
@@ -365,7 +369,8 @@ def test_a_recordings_throw_ins_from_its_sidecar_each_get_a_folder_and_a_row(tmp
     assert first["throw_in"]["frame"] is not None and abs(first["throw_in"]["frame"] - 75) <= 3
     again = run_batch(tmp_path / "rec", out, FAST, detector_factory=truth_factory, progress=False)
     assert [r["status"] for r in again.rows] == ["skipped", "skipped"]
-    side.write_text(json.dumps({**data, "throw_ins": [{"start": 0, "end": "0:04"}, {"start": 2.5, "end": 5}]}))
+    side.write_text(json.dumps({**data, "throw_ins": [{"start": 0, "end": "0:04"},
+                                                      {"start": 2.5, "end": 5, "defending": swapped}]}))
     third = run_batch(tmp_path / "rec", out, FAST, detector_factory=truth_factory, progress=False)
     assert [r["status"] for r in third.rows] == ["skipped", "ok"]
     rc = main(["analyze", str(clip), "--out", str(tmp_path / "one"), "--quiet", "--no-video"])
@@ -378,7 +383,8 @@ def test_a_recordings_throw_ins_from_its_sidecar_each_get_a_folder_and_a_row(tmp
     ({"throw_ins": [{"start": 1, "end": 2, "colour": "red"}]}, r"throw_ins\[0\]: unknown key"),
     ({"throw_ins": [{"start": 3, "end": 2}]}, r"throw_ins\[0\]: the end time"),
     ({"throw_ins": [{"start": 1, "end": 2}, {"start": "0:01", "end": 3}]}, "start at the same time"),
-    ({"throw_ins": [{"start": 1, "throw_in_frame": -2}]}, "throw_in_frame: expected a frame number")])
+    ({"throw_ins": [{"start": 1, "throw_in_frame": -2}]}, "throw_in_frame: expected a frame number"),
+    ({"throw_ins": [{"start": 1, "defending": {"red": "south"}}]}, "defending")])
 def test_bad_throw_in_lists_are_refused_in_one_line(tmp_path, bad, message):
     clip = _copy_sample("clean_lineup", tmp_path / "rec")
     side = tmp_path / "rec" / "clip.polo.json"

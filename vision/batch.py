@@ -197,9 +197,8 @@ def output_names(root: Path, clips: Sequence[Path]) -> dict[Path, str]:
 # Per-clip settings
 # ------------------------------------------------------------------------------------
 def check_defending(defending, where: str) -> dict[str, str]:
-    if (not isinstance(defending, dict) or len(defending) != 2
-            or sorted(defending.values()) != ["north", "south"]
-            or not all(isinstance(t, str) and t for t in defending)):
+    from vision.sidecar import defending_ok
+    if not defending_ok(defending):
         raise ClipSettingsError(f"{where}: defending: name two teams, one defending south and one north, "
                                 f"got {defending!r}")
     return dict(defending)

@@ -14,7 +14,9 @@ Format (every key optional; command-line options win over the file):
    "start": "1:23", "end": 112.5}              # analyse only this part: seconds, m:ss or h:mm:ss
 or, for a recording of several throw-ins, instead of start/end (`batch` judges each in its own
 output folder, CLIP@2m13s/; `analyze` wants --start/--end then):
-  {"throw_ins": [{"start": "2:13", "end": "2:41"}, {"start": "9:05", "end": "9:30", "throw_in_frame": 13660}]}
+  {"throw_ins": [{"start": "2:13", "end": "2:41"},
+                 {"start": "9:05", "end": "9:30", "throw_in_frame": 13660, "defending": {"red": "north", "blue": "south"}}]}
+(a throw-in's own `defending` wins: the teams change ends after every goal)
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from typing import Any
 
 KEYS = {"defending", "calibration", "team_colours", "throw_in_frame", "field", "hidden_horses", "start", "end",
         "throw_ins"}
-PART_KEYS = {"start", "end", "throw_in_frame"}
+PART_KEYS = {"start", "end", "throw_in_frame", "defending"}   # ends change after every goal: a throw-in's own
 
 
 class SidecarError(ValueError):
@@ -51,6 +53,12 @@ def parse_colour(value: Any, where: str) -> tuple[int, int, int]:
     elif isinstance(value, list) and len(value) == 3 and all(isinstance(v, int) and 0 <= v <= 255 for v in value):
         return tuple(value)  # type: ignore[return-value]
     raise SidecarError(f"{where}: expected \"#RRGGBB\" or [B, G, R], got {value!r}")
+
+
+def defending_ok(defending: Any) -> bool:
+    """Two named teams, one defending south and one north."""
+    return (isinstance(defending, dict) and len(defending) == 2 and sorted(defending.values()) == ["north", "south"]
+            and all(isinstance(t, str) and t for t in defending))
 
 
 def hidden_horses_setting(given: bool | None, side: dict) -> bool:
@@ -112,6 +120,8 @@ def load_sidecar(video: str | Path) -> dict:
             if unknown:
                 raise SidecarError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
             _check_window(part, where)
+            if "defending" in part and not defending_ok(part["defending"]):
+                raise SidecarError(f"{where}: defending: name two teams, one defending south and one north")
         labels = [part_label(w) for w in windows(out)]
         if len(set(labels)) != len(labels):
             raise SidecarError(f"{path}: throw_ins: two of them start at the same time")
