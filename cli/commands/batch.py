@@ -43,7 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "DIR/a/clip/: report.json, report.csv, debrief.html, annotated.mp4 (unless --no-video) "
                     "and done.json, last, when complete; DIR/summary.csv, DIR/summary.json and DIR/index.html "
                     "list every clip. Settings per clip come from its sidecar (CLIP.polo.json or polo.json: "
-                    "defending, calibration, team_colours, throw_in_frame, field); --defending wins over "
+                    "defending, calibration, team_colours, throw_in_frame, field, start/end, or throw_ins: one "
+                    "output folder per throw-in of a recording, CLIP@2m13s); --defending wins over "
                     "the sidecars. A rerun skips the clips already done (same input size and mtime) unless "
                     "--force. Exit status: 0 all clips done, 1 some failed, 2 bad arguments or no clips.")
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="a folder, a glob or a video file (several allowed)")
