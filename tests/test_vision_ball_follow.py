@@ -139,3 +139,23 @@ def test_the_follow_is_as_long_in_time_on_faster_footage():
         # one frame past the 25 frames/s follow: given up at 25 (the lost ball's place),
         # still followed at 50 (its last sighting)
         assert looker.places == ([[900.0, 400.0]] if factor == 1 else [[500.0, 300.0]])
+
+
+def test_a_window_sent_astray_by_a_false_velocity_is_followed_by_a_look_at_the_last_sighting():
+    """A false sighting 24 px below the last one gives a velocity that predicts the ball ~100 px
+    off (sample own_goal_blue1, frame 57, where the ball, hit, is 50 px from the last sighting):
+    when the prediction finds nothing, the ball stage looks at the last sighting too, before the
+    umpires."""
+    looker = _Looker(ball=np.array([330.0, 300.0]))           # > 100 px from the prediction, < 100 from the last
+    follower = BallFollower(looker)
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    follower.remember(52, np.array([262.5, 296.0]))
+    follower.remember(53, np.array([265.1, 320.2]))           # velocity (2.6, 24.2) px a frame
+    umpire = np.array([[600.0, 250, 640, 380]])
+    seen = follower.find(frame, 57, umpire)
+    assert looker.places == [[276.0, 417.0], [265.0, 320.0]]   # the prediction, then the last sighting
+    assert seen is not None and seen.xy.tolist() == [330.0, 300.0]
+    looker.places.clear()
+    follower.remember(60, np.array([400.0, 343.0]))           # 23 px a frame: predicted 27 px on
+    follower.find(frame, 61, umpire)
+    assert looker.places == [[423.0, 357.0], [620.0, 296.0]]   # no extra look: the prediction's window holds it

@@ -132,7 +132,9 @@ class BallFollower:
 
     def find(self, frame: np.ndarray, index: int, umpire_boxes: np.ndarray,
              lost_near: np.ndarray | None = None, hit_steps: np.ndarray | None = None) -> BallSighting | None:
-        """The ball in frame `index`: near its predicted position, else near an umpire, else
+        """The ball in frame `index`: near its predicted position, else (when the prediction is
+        more than a quarter window from the last sighting: a velocity made by a false sighting
+        sends it astray) near the last sighting, else near an umpire, else
         (a loose ball lying still, missed for HIT_FROM..TRACK_FRAMES frames) where it would be
         if hit: its last sighting plus the frames since times each of `hit_steps` ((S, 2) px a
         frame, the caller's: a hit ball's step towards each goal; None when the ball was last
@@ -151,7 +153,10 @@ class BallFollower:
         if still:       # the umpires whose window the still sighting is not in
             half = self.finder.window_side / 2
             umpires = [u for u in umpires if np.max(np.abs(predicted - u)) > half]
-        places = ([predicted] if predicted is not None else []) + umpires
+        places = ([predicted] if predicted is not None else [])
+        if predicted is not None and not still and np.max(np.abs(predicted - self._last[1])) > self.finder.window_side / 4:
+            places.append(self._last[1])           # a velocity from a false sighting sends the window astray
+        places += umpires
         first_hit = len(places)
         if still and hit_steps is not None and self.hit_from <= index - self._last[0]:
             places += [self._last[1] + np.asarray(step, float) * (index - self._last[0])
