@@ -298,3 +298,50 @@ def test_kept_frames_of_a_window_replay_from_its_first_frame(clip, monkeypatch):
     fresh = {i: f for i, _t, f in open_video(clip, window=window)}
     assert [i for i, _ in replay] == [2, 3, 4, 5, 6]
     assert all(np.array_equal(f, fresh[i]) for i, f in replay)
+
+
+@pytest.mark.parametrize("window", [(0.2, None), (0.25, 0.3), (0.16, 0.24)])
+def test_a_window_far_in_is_reached_by_a_seek_with_the_same_frames(clip, window, monkeypatch):
+    """A window starting further in than SEEK_AFTER_S is sought (here, with the thresholds made
+    small for the 8-frame clip): the same frame numbers, times and pixels as reading every frame."""
+    from vision import video_io
+    from vision.video_io import Window
+    want = [(i, t, f) for i, t, f in open_video(clip, window=Window(*window))]
+    monkeypatch.setattr(video_io, "SEEK_AFTER_S", 0.1)
+    monkeypatch.setattr(video_io, "SEEK_MARGIN_S", 0.04)
+    sought = []
+    real_seek = video_io.VideoReader._seek
+    monkeypatch.setattr(video_io.VideoReader, "_seek", lambda self, target: sought.append(target) or real_seek(self, target))
+    got = list(open_video(clip, window=Window(*window)))
+    assert sought and sought[0] == int((window[0] - 0.04) * 25)
+    assert [i for i, _, _ in got] == [i for i, _, _ in want] and want
+    for (i, t, f), (_j, u, g) in zip(got, want):
+        assert t == pytest.approx(u) and np.array_equal(f, g)
+    if want[-1][0] >= 6:                                     # a start frame far in: sought too
+        sought.clear()
+        rest = list(open_video(clip, window=Window(*window)).frames(start=6))
+        assert sought == [max(6, int((window[0] - 0.04) * 25))]
+        assert [i for i, _, _ in rest] == [i for i, _, _ in want if i >= 6]
+
+
+def test_a_seek_whose_times_disagree_falls_back_to_reading_from_the_start(tmp_path, monkeypatch):
+    """Where the container's time after the seek is not the frame number's (variable frame rate,
+    or a seek that lands elsewhere), the frames are read from the start instead: the same
+    frames as without a seek."""
+    from vision import video_io
+    from vision.video_io import Window
+    path = tmp_path / "clip.mp4"
+    with VideoWriter(path, fps=25) as w:
+        for f in _frames(8):
+            w.write(f)
+    want = [(i, t) for i, t, _f in open_video(path, window=Window(0.2))]
+    monkeypatch.setattr(video_io, "SEEK_AFTER_S", 0.1)
+    monkeypatch.setattr(video_io, "SEEK_MARGIN_S", 0.04)
+    monkeypatch.setattr(video_io.VideoReader, "fps", property(lambda self: 20.0))     # times no longer match frame / fps
+    results = []
+    real_seek = video_io.VideoReader._seek
+    monkeypatch.setattr(video_io.VideoReader, "_seek", lambda self, target: results.append(real_seek(self, target))
+                        or results[-1])
+    got = [(i, t) for i, t, _f in open_video(path, window=Window(0.2))]
+    assert results == [0]                                   # tried, refused
+    assert [i for i, _ in got] == [i for i, _ in want] == [5, 6, 7]

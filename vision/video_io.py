@@ -36,6 +36,10 @@ os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 # frame counts) before we call the file truncated: max(TRUNC_ABS, TRUNC_REL * n_frames).
 TRUNC_ABS = 2
 TRUNC_REL = 0.01
+# A window starting further in than this is reached by a seek rather than by decoding every
+# frame before it (~2 ms a 720p frame: 4.5 minutes for the last throw-in of a 90-minute match).
+SEEK_AFTER_S = 10.0
+SEEK_MARGIN_S = 2.0          # the seek lands this much before the window, which is then read up to
 
 
 @dataclass(frozen=True)
@@ -205,6 +209,21 @@ class VideoReader:
         self._cap = _open_capture(self.path)
         self._first = self._read_first()
 
+    def _seek(self, target: int) -> int:
+        """Go to frame `target` and grab it; its index, or 0 (back at the first frame, as if
+        no seek was tried) where the container's times do not agree with `target` / fps: a
+        variable frame rate, or an index the seek got wrong, where frame numbers could not be
+        trusted. OpenCV's seek goes to the keyframe before and decodes on to the frame."""
+        if target <= 0:
+            return 0
+        ok = self._cap.set(cv2.CAP_PROP_POS_FRAMES, target) and self._cap.grab()
+        t = self._cap.get(cv2.CAP_PROP_POS_MSEC) / 1000.0 if ok else float("nan")
+        if ok and abs(t - target / self.fps) < 0.5 / self.fps:
+            return target
+        self._restart()                                  # read from the start after all
+        self._first = None
+        return 0
+
     def _check_end(self, n_read: int) -> None:
         expected = self.info.n_frames
         if expected <= 0 or n_read >= expected - max(TRUNC_ABS, TRUNC_REL * expected):
@@ -219,7 +238,9 @@ class VideoReader:
 
     def frames(self, start: int = 0) -> Iterator[tuple[int, float, np.ndarray]]:
         """Iterate from frame `start` and, with a window, over the window's frames only (the
-        frames skipped are decoded but not converted nor yielded: `grab`)."""
+        frames skipped are decoded but not converted nor yielded: `grab`; a start or a window
+        more than SEEK_AFTER_S in is reached by a seek (to SEEK_MARGIN_S before a window),
+        checked against the container's times: `_seek`)."""
         if self._cap is None:
             raise VideoError(f"{self.path}: reader is closed")
         if self._first is None:
@@ -228,6 +249,10 @@ class VideoReader:
         t_from = self.window.start_s if self.window is not None else 0.0
         t_to = self.window.end_s if self.window is not None else None
         index, last_t, seen = 0, None, 0
+        target = max(start, int((t_from - SEEK_MARGIN_S) * self.fps)) if self.fps > 0 else 0
+        if self.fps > 0 and target > SEEK_AFTER_S * self.fps:
+            index = self._seek(target)
+            frame = None if index else frame                # grabbed, not converted (0: the seek failed)
         while True:
             t = self._timestamp(index, last_t)
             if index >= start and t >= t_from - 1e-6:
