@@ -32,7 +32,7 @@ import numpy as np
 
 from reports.atomic import write_text
 from reports.coverage import camera_cut_warning, coverage_warnings, later_play_warning
-from reports.writers import withheld_reason
+from reports.writers import part_analysed, withheld_reason
 from rules.events import WORST, event_key
 
 THUMB_WIDTH = 480
@@ -168,15 +168,6 @@ def _frame_by_index(report: dict, index: int) -> dict | None:
         else:
             break
     return best
-
-
-def window_text(window: dict | None) -> str:
-    """', frames A-B (from S s to E s of the video)' for a report of part of a video, else ''."""
-    if not window or window.get("first_frame") is None:
-        return ""
-    end = "its end" if window.get("end_s") is None else f"{window['end_s']:g} s"
-    return (f", frames {window['first_frame']}-{window['last_frame']} (from {window['start_s']:g} s to {end} "
-            f"of the video)")
 
 
 def video_href(video_path: str | Path | None, out_dir: str | Path) -> str:
@@ -517,7 +508,7 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
     body = f"""
 <h1>Throw-in debrief: {_e(name)}</h1>
 <p class="sub">{_e(report.get('video'))} · {report.get('frames_analysed', 0)} frames analysed
- (every {opts.get('stride', 1)}) at {report.get('fps', 0):g} fps{_e(window_text(window))} ·
+ (every {opts.get('stride', 1)}) at {report.get('fps', 0):g} fps{_e(", " + part_analysed(window) if window else "")} ·
  events play from <a href="{_e(href)}">{_e(href)}</a></p>
 {verdict}
 <h2>Timeline</h2>

@@ -48,6 +48,14 @@ def withheld_reason(ev: dict) -> str:
     return f"{ev.get('withheld', '')}: {ev.get('looks_other_team')} looks against {ev.get('looks_own_team')}"
 
 
+def part_analysed(window: dict | None) -> str:
+    """'frames A-B (from S s to E s of the video)' for a report of part of a video, else ''."""
+    if not window or window.get("first_frame") is None:
+        return ""
+    end = "its end" if window.get("end_s") is None else f"{window['end_s']:g} s"
+    return f"frames {window['first_frame']}-{window['last_frame']} (from {window['start_s']:g} s to {end} of the video)"
+
+
 def console_summary(report: dict) -> str:
     ti = report["throw_in"]
     lines = [f"{report['video']}: {report['frames_analysed']} frames analysed in "
@@ -55,6 +63,9 @@ def console_summary(report: dict) -> str:
              f"({report['calibration']['rms_yd']} yd)",
              f"throw-in: frame {ti['frame']} at {ti['t']} s ({ti['method']})" if ti["frame"] is not None
              else "throw-in: not found (every frame judged as line-up)"]
+    part = part_analysed(report.get("window"))
+    if part:
+        lines[0] += f"; {part}"
     lines[1:1] = [f"calibration: {w}" for w in report["calibration"].get("warnings") or []]
     if not report["events"]:
         lines.append("no Rule 20 violation")

@@ -124,6 +124,8 @@ def test_a_window_of_a_clip_is_analysed_as_that_part_of_the_video(tmp_path):
     assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == 75
     page = (tmp_path / "debrief.html").read_text()
     assert "frames 25-99 (from 1 s to 4 s of the video)" in page
+    from reports.writers import console_summary
+    assert console_summary(report).splitlines()[0].endswith("; frames 25-99 (from 1 s to 4 s of the video)")
     for ev in report["events"]:            # links seek into annotated.mp4, which starts at 1.0 s
         assert f'href="annotated.mp4#t={ev["start_s"] - 1.0:.2f}"' in page
 
