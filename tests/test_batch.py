@@ -384,7 +384,9 @@ def test_a_recordings_throw_ins_from_its_sidecar_each_get_a_folder_and_a_row(tmp
     ({"throw_ins": [{"start": 3, "end": 2}]}, r"throw_ins\[0\]: the end time"),
     ({"throw_ins": [{"start": 1, "end": 2}, {"start": "0:01", "end": 3}]}, "start at the same time"),
     ({"throw_ins": [{"start": 1, "throw_in_frame": -2}]}, "throw_in_frame: expected a frame number"),
-    ({"throw_ins": [{"start": 1, "defending": {"red": "south"}}]}, "defending")])
+    ({"throw_ins": [{"start": 1, "defending": {"red": "south"}}]}, "defending"),
+    ({"throw_ins": [{"start": 1}, {"throw_in_frame": 3}]}, r"throw_ins\[1\]: give its start"),
+    ({"throw_ins": [{"start": 1, "defending": {"red": "south", "blue": None}}]}, "defending")])
 def test_bad_throw_in_lists_are_refused_in_one_line(tmp_path, bad, message):
     clip = _copy_sample("clean_lineup", tmp_path / "rec")
     side = tmp_path / "rec" / "clip.polo.json"

@@ -130,3 +130,31 @@ def test_found_by_the_fuzzer_a_list_as_play_player_or_thrower():
         mutate(doc)
         with pytest.raises(ScenarioError):
             parse_scenario(doc)
+
+
+SIDECAR = {"defending": {"red": "south", "blue": "north"}, "calibration": "calibration.json",
+           "team_colours": {"red": "#c82828", "blue": [25, 80, 190]}, "hidden_horses": True,
+           "throw_ins": [{"start": "0:01", "end": 4.5, "throw_in_frame": 40},
+                         {"start": 2.5, "end": "0:00:06", "defending": {"red": "north", "blue": "south"}}]}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_mutated_sidecars_load_or_fail_with_sidecar_error(tmp_path, data):
+    """A sidecar with its windows and throw-ins mutated (times as text, numbers, NaN, lists...)
+    loads, and then every throw-in gives a window, or fails with SidecarError: never another
+    exception."""
+    from vision.sidecar import SidecarError, load_sidecar, windows
+    doc = _mutate(SIDECAR, data)
+    if data.draw(st.booleans()):                     # top-level start / end instead of throw_ins
+        doc.pop("throw_ins", None)
+        doc.update({k: data.draw(json_values | st.sampled_from(["1:30", "0:00:02.5", "61", "1:60"]))
+                    for k in data.draw(st.sets(st.sampled_from(["start", "end"])))})
+    video = tmp_path / "clip.mp4"
+    (tmp_path / "clip.polo.json").write_text(json.dumps(doc))
+    try:
+        side = load_sidecar(video)
+    except SidecarError:
+        return
+    for w in windows(side):
+        assert 0 <= w.start_s and (w.end_s is None or w.end_s > w.start_s)

@@ -57,8 +57,9 @@ def parse_colour(value: Any, where: str) -> tuple[int, int, int]:
 
 def defending_ok(defending: Any) -> bool:
     """Two named teams, one defending south and one north."""
-    return (isinstance(defending, dict) and len(defending) == 2 and sorted(defending.values()) == ["north", "south"]
-            and all(isinstance(t, str) and t for t in defending))
+    return (isinstance(defending, dict) and len(defending) == 2
+            and sorted(map(str, defending.values())) == ["north", "south"]
+            and all(isinstance(v, str) for v in defending.values()) and all(isinstance(t, str) and t for t in defending))
 
 
 def hidden_horses_setting(given: bool | None, side: dict) -> bool:
@@ -119,6 +120,8 @@ def load_sidecar(video: str | Path) -> dict:
             unknown = set(part) - PART_KEYS
             if unknown:
                 raise SidecarError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+            if part.get("start") is None and part.get("end") is None:
+                raise SidecarError(f"{where}: give its start (and end)")
             _check_window(part, where)
             if "defending" in part and not defending_ok(part["defending"]):
                 raise SidecarError(f"{where}: defending: name two teams, one defending south and one north")
