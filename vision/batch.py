@@ -204,15 +204,16 @@ def check_defending(defending, where: str) -> dict[str, str]:
     return dict(defending)
 
 
-def clip_parts(clip: str | Path) -> list[int | None]:
-    """The jobs of a clip: one per throw-in its sidecar lists (`throw_ins`), else one, [None]
-    (also when the sidecar cannot be read: the clip's job then fails with that error)."""
-    from vision.sidecar import SidecarError, load_sidecar
+def clip_parts(clip: str | Path) -> list[tuple[int | None, str | None]]:
+    """The jobs of a clip, (part, label): one per throw-in its sidecar lists (`throw_ins`; the
+    label names it by its start, e.g. '2m13s'), else one, [(None, None)] (also when the sidecar
+    cannot be read: the clip's job then fails with that error)."""
+    from vision.sidecar import SidecarError, load_sidecar, part_label, windows
     try:
-        n = len(load_sidecar(clip).get("throw_ins", []))
+        labels = [part_label(w) for w in windows(load_sidecar(clip))]
     except SidecarError:
-        n = 0
-    return list(range(n)) if n else [None]
+        labels = []
+    return list(enumerate(labels)) if labels else [(None, None)]
 
 
 def clip_options(clip: str | Path, settings: BatchSettings, part: int | None = None):
@@ -327,13 +328,11 @@ _DETECTORS: dict = {}
 _PROGRESS_QUEUE = None
 
 
-def _job(clip: Path, name: str, part: int | None, root: Path, out: Path, settings: BatchSettings,
-         detector_factory) -> ClipJob:
-    """The job of a clip, or of its sidecar's throw-in `part` (output CLIP@2m13s/, row CLIP@2m13s)."""
+def _job(clip: Path, name: str, part: int | None, label: str | None, root: Path, out: Path,
+         settings: BatchSettings, detector_factory) -> ClipJob:
+    """The job of a clip, or of its sidecar's throw-in `part` (output CLIP@label/, row CLIP@label)."""
     rel = clip.relative_to(root).as_posix()
     if part is not None:
-        from vision.sidecar import load_sidecar, part_label, windows
-        label = part_label(windows(load_sidecar(clip))[part])
         name, rel = f"{name}@{label}", f"{rel}@{label}"
     return ClipJob(str(clip), name, rel, str(out / name), settings, detector_factory, part)
 
@@ -662,8 +661,8 @@ def run_batch(inputs: str | Path | Sequence[str | Path], out_dir: str | Path, se
         rows: dict[str, dict] = {}
         jobs, order = [], []
         for clip in clips:
-            for part in parts[clip]:
-                job = _job(clip, names[clip], part, root, out, settings, detector_factory)
+            for part, label in parts[clip]:
+                job = _job(clip, names[clip], part, label, root, out, settings, detector_factory)
                 order.append(job.name)
                 prev = None if force else _previous(job)
                 if prev is not None:
