@@ -64,14 +64,13 @@ class Window:
 def parse_time(text: str) -> float:
     """Seconds from '83.5', '1:23.5' or '0:01:23.5' (hours:minutes:seconds); ValueError otherwise."""
     parts = str(text).strip().split(":")
+    bad = ValueError(f"not a time: {text!r} (give seconds, m:ss or h:mm:ss)")
     try:
-        if len(parts) > 3 or any(p.strip() == "" for p in parts):
-            raise ValueError
-        values = [float(p) for p in parts]
+        values = [float(p) if p.strip() else -1.0 for p in parts]
     except ValueError:
-        raise ValueError(f"not a time: {text!r} (give seconds, m:ss or h:mm:ss)") from None
-    if any(v < 0 or not np.isfinite(v) for v in values) or any(v >= 60 for v in values[1:]):
-        raise ValueError(f"not a time: {text!r} (give seconds, m:ss or h:mm:ss)")
+        raise bad from None
+    if len(values) > 3 or any(v < 0 or not np.isfinite(v) for v in values) or any(v >= 60 for v in values[1:]):
+        raise bad
     seconds = 0.0
     for v in values:
         seconds = seconds * 60 + v
