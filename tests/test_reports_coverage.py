@@ -55,6 +55,7 @@ def test_footage_running_on_long_after_the_throw_in_is_warned_of():
     report = {"throw_in": {"frame": 50, "t": 2.0, "method": "ball"}, "frames": frames}
     warnings = report_warnings(report)
     assert len(warnings) == 1 and "77 s past the throw-in at frame 50" in warnings[0]
+    assert "--start/--end" in warnings[0] and "throw_ins" in warnings[0]          # what to do about it
     report["frames"] = [f for f in frames if f["t"] <= 2.0 + LATER_PLAY_S]     # the samples: a few s after
     assert report_warnings(report) == []
     report["throw_in"] = {"frame": None, "t": None, "method": "none"}
