@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.camera_motion import CameraMotionTracker  # noqa: E402
-from vision.homography import calibrate  # noqa: E402
+from vision.homography import calibrate, field_to_image, image_to_field  # noqa: E402
 from vision.video_io import open_video  # noqa: E402
 
 PAN_SAMPLE = ROOT / "sample_videos" / "clean_lineup_pan"
@@ -74,11 +74,6 @@ def true_boxes(frame: dict) -> np.ndarray:
     return np.array(out).reshape(-1, 4)
 
 
-def _apply(M: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    h = np.c_[pts, np.ones(len(pts))] @ M.T
-    return h[:, :2] / h[:, 2:]
-
-
 def score(folder: Path, repeats: int, options: dict | None = None) -> dict:
     truth = json.loads((folder / "truth.json").read_text())
     frames = [f for _i, _t, f in open_video(folder / "clip.mp4")]
@@ -96,8 +91,8 @@ def score(folder: Path, repeats: int, options: dict | None = None) -> dict:
     per_frame = []
     for H, tf in zip(Hs, truth["frames"]):
         P = np.array([[o["x"], o["y"]] for o in tf["objects"] if o["role"] in ("player", "umpire")])
-        px = _apply(np.array(tf["H_field_to_image"]), P)
-        per_frame.append(np.hypot(*(_apply(H, px) - P).T))
+        px = field_to_image(np.array(tf["H_field_to_image"]), P)
+        per_frame.append(np.hypot(*(image_to_field(H, px) - P).T))
     e = np.concatenate(per_frame)
     return {"frames": len(frames), "cpu_ms_per_frame": 1000 * float(np.median(cpu)) / len(frames),
             "error_median_yd": float(np.median(e)), "error_p95_yd": float(np.percentile(e, 95)),
