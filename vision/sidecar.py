@@ -159,3 +159,31 @@ def part_label(window) -> str:
     m, sec = divmod(rest, 60)
     sec_text = f"{sec:05.2f}".rstrip("0").rstrip(".") if sec != int(sec) else f"{int(sec):02d}"
     return (f"{int(h)}h{int(m):02d}m" if h else f"{int(m)}m") + f"{sec_text}s"
+
+
+def write_throw_ins(video: str | Path, throw_ins: list[dict], replace: bool = False) -> Path:
+    """Write `throw_ins` into the clip's own sidecar (CLIP.polo.json; made from the folder's
+    polo.json, whose settings it then carries, when that is the one read), atomically, and
+    return its path. SidecarError when the sidecar already gives throw_ins or a start, end or
+    throw_in_frame (which a throw_ins list replaces) and `replace` is False."""
+    from reports.atomic import write_json
+    video = Path(video)
+    path = sidecar_path(video)
+    data: dict = {}
+    if path is not None:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise SidecarError(f"{path}: cannot read: {exc}") from None
+        if not isinstance(data, dict):
+            raise SidecarError(f"{path}: expected a JSON object")
+    clash = sorted({"throw_ins", "start", "end", "throw_in_frame"} & set(data))
+    if clash and not replace:
+        raise SidecarError(f"{path} already gives {', '.join(clash)}: --replace to put the throw-ins found in "
+                           "their place")
+    for key in clash:
+        data.pop(key)
+    data["throw_ins"] = throw_ins
+    target = video.with_name(video.stem + ".polo.json")
+    write_json(target, data, indent=2)
+    return target

@@ -1,0 +1,139 @@
+"""`polo-lineup find-throw-ins VIDEO`: the line-ups of a whole recording, as parts to judge."""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from cli.errors import UserError
+
+PLACEHOLDER_TEAMS = {"team-a": "south", "team-b": "north"}    # names only: the scan judges nothing
+
+
+def run(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from cli.commands.analyze import parse_colours, parse_defending
+    from vision.analyze_job import AnalyzeError
+    from vision.detect import ModelError, parse_class_map
+    from vision.errors import CalibrationError, SettingsError, VideoError
+    from vision.pipeline import AnalyzeOptions
+    from vision.sidecar import SidecarError, load_sidecar, window_setting, write_throw_ins
+    from vision.throw_in_finder import clock, scan, sidecar_entries
+    if args.rate <= 0:
+        raise UserError("--rate must be more than 0 frames a second")
+    if args.after_goals and not args.write:
+        raise UserError("--after-goals says what --write writes: give --write too")
+    try:
+        side = load_sidecar(args.video)
+        class_map = parse_class_map(args.class_map)
+        window = window_setting(args.start, args.end, side)     # (a sidecar with throw_ins has no start/end)
+    except (SidecarError, ModelError) as exc:
+        raise UserError(str(exc)) from None
+    except ValueError as exc:
+        raise UserError(f"--start/--end: {exc}") from None
+    if args.defending:
+        defending = parse_defending(args.defending)
+    elif "defending" in side:
+        defending = dict(side["defending"])
+    else:
+        if args.after_goals:
+            raise UserError("--after-goals: say which goal each team defends at the first throw-in: "
+                            "--defending red=south,blue=north (or the sidecar's defending)")
+        defending = dict(PLACEHOLDER_TEAMS)
+    colours = parse_colours(args.team_colours) or side.get("team_colours")
+    if colours and set(colours) != set(defending):
+        raise UserError("the team colours must name the same two teams as --defending")
+    opts = AnalyzeOptions(defending=defending, calibration=args.calibration or side.get("calibration"),
+                          model=args.model, class_map=class_map, runtime=args.runtime, conf=args.conf,
+                          team_colours=colours, moving_camera=not args.static_camera, annotate=False,
+                          field=side.get("field", {}), window=window)
+    bars = []
+
+    def progress(done: int, total: int) -> None:
+        if not bars:
+            bars.append(tqdm(desc=Path(args.video).name, unit="frame", disable=args.quiet, leave=False))
+        if total and bars[0].total != total:
+            bars[0].total = total
+        bars[0].n = done
+        bars[0].refresh()
+    try:
+        found = scan(args.video, opts, progress=progress, rate=args.rate)
+    except AnalyzeError as exc:
+        raise UserError(str(exc)) from None
+    except (VideoError, CalibrationError, ModelError, SettingsError) as exc:
+        raise UserError(str(exc)) from None
+    except FileNotFoundError as exc:
+        raise UserError(f"file not found: {exc.filename or exc}") from None
+    finally:
+        for bar in bars:
+            bar.close()
+    entries = sidecar_entries(found.lineups)
+    if args.after_goals:
+        for k, entry in enumerate(entries):         # ends change after every goal
+            entry["defending"] = {t: (e if k % 2 == 0 else ("north" if e == "south" else "south"))
+                                  for t, e in defending.items()}
+    if args.json:
+        print(json.dumps({"video": str(args.video), "stride": found.stride, "frames_looked": found.frames_looked,
+                          "camera_cut": found.camera_cut, "seconds": round(found.seconds, 2),
+                          "lineups": [{**lu.to_dict(), "sides_seen": s} for lu, s in zip(found.lineups, found.sides)],
+                          "throw_ins": entries}, indent=1))
+    else:
+        print(f"{args.video}: {len(found.lineups)} line-up(s) in {found.duration_s:.1f} s of footage "
+              f"({found.frames_looked} frames looked at, every {found.stride}; {found.seconds:.1f} s)")
+        for k, (lu, s) in enumerate(zip(found.lineups, found.sides), 1):
+            seen = f"; south of the line: {s['south']}, north: {s['north']}" if s else ""
+            print(f"  {k}. line-up {clock(lu.start_s)}-{clock(lu.end_s)} ({lu.players} players placed at most)"
+                  f" → judge {clock(lu.window_start_s)}-{clock(lu.window_end_s)}{seen}")
+        if found.camera_cut:
+            print(f"warning: the scan stopped at a camera cut at {clock(found.camera_cut['t'])} (the calibration "
+                  "holds for one shot): line-ups after it were not looked for")
+    if args.write:
+        if not entries:
+            print("no line-up found: the sidecar is left as it is")
+            return 0
+        try:
+            path = write_throw_ins(args.video, entries, replace=args.replace)
+        except SidecarError as exc:
+            raise UserError(str(exc)) from None
+        check = "" if args.after_goals else " check each one's `defending` (the ends change after every goal), then"
+        print(f"wrote {len(entries)} throw-in(s) to {path}:{check} judge them with "
+              f"`polo-lineup batch {Path(args.video).parent} --out OUT`")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("find-throw-ins", help="find the line-ups of a whole recording (a chukker, a game)",
+                       description="Run the detector and tracker over a recording at a few frames a second and "
+                                   "list where the teams line up at the centre: each line-up, with the part of the "
+                                   "recording to judge around it (from a few seconds before to a few after its "
+                                   "throw-in). --write puts them into the clip's sidecar as throw_ins, which "
+                                   "`polo-lineup batch` judges one by one. Calibration, field and team colours "
+                                   "come from the sidecar as for analyze.")
+    p.add_argument("video", help="the recording (any format OpenCV reads)")
+    p.add_argument("--calibration", default=None,
+                   help="calibration JSON (default: the sidecar's, else calibration.json beside the video)")
+    p.add_argument("--defending", default=None,
+                   help="the two teams, e.g. red=south,blue=north: names them (and, as colour words, hints "
+                        "their colours) so the output says which side each stood on; nothing is judged")
+    p.add_argument("--team-colours", default=None, help="jersey colour hints, e.g. red=#c02020,blue=#2040c0")
+    p.add_argument("--start", default=None, metavar="TIME", help="scan from this time on (seconds, m:ss, h:mm:ss)")
+    p.add_argument("--end", default=None, metavar="TIME", help="scan up to this time (default: the end)")
+    p.add_argument("--rate", type=float, default=5.0,
+                   help="frames a second to look at (default: %(default)s; every frame of a 25/s video: 25)")
+    p.add_argument("--model", default=None, help="detector weights (default: models/polo-yolo.pt)")
+    p.add_argument("--runtime", choices=("auto", "torch", "onnx", "openvino"), default="auto",
+                   help="detector runtime (as for analyze)")
+    p.add_argument("--class-map", default=None, help="map other weights' class names to ours (as for analyze)")
+    p.add_argument("--conf", type=float, default=0.3, help="detection confidence threshold (default: %(default)s)")
+    p.add_argument("--static-camera", action="store_true", help="the camera does not move: skip motion tracking")
+    p.add_argument("--json", action="store_true", help="print the line-ups found as JSON")
+    p.add_argument("--write", action="store_true",
+                   help="write them into the clip's sidecar (CLIP.polo.json) as throw_ins, for batch")
+    p.add_argument("--after-goals", action="store_true",
+                   help="with --write: every line-up after the first follows a goal, so write each throw-in's "
+                        "defending, the ends changed from the one before (the first: --defending or the sidecar's)")
+    p.add_argument("--replace", action="store_true",
+                   help="with --write: replace the sidecar's throw_ins (or start, end, throw_in_frame)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)

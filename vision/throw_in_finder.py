@@ -1,0 +1,174 @@
+"""Finding the throw-ins of a whole recording: where the teams stand in a line-up.
+
+A chukker's recording holds a throw-in at its start and one after every goal, with minutes
+of play between. `analyze` judges one throw-in; this module finds the parts of a recording
+worth judging, so that a person need not look for them (`polo-lineup find-throw-ins`, which
+writes them into the clip's sidecar as `throw_ins` for `batch`).
+
+    scan: the pipeline on a few frames a second (no ball stage) → players' field positions
+    find_lineups: frames where at least MIN_PLAYERS players stand still (slower than
+        MAX_SPEED_YDS) within BAND_YD of the centre line, on both sides of it (at least
+        MIN_EACH_SIDE each) and within SPREAD_YD of one another along it; runs of such frames
+        (gaps up to BRIDGE_S bridged) lasting at least MIN_S are line-ups
+    windows: each line-up from PRE_S before it is seen formed to POST_S after it breaks up (the
+        throw-in ends it: play follows), cut where it would overlap the next; `analyze
+        --start/--end` (or `batch` with the sidecar's throw_ins) then finds the throw-in frame.
+
+What it cannot see it cannot find: a line-up out of the camera's view, or after a camera
+cut (the calibration holds for one shot: the scan stops at the first cut, as analyze does).
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from vision.phase import SPEED_WINDOW_S, speeds
+
+BAND_YD = 6.0            # a line-up's ranks stand within this of the centre line (the samples: 0.6-2 yd)
+SPREAD_YD = 16.0         # ... along it, from the umpire's end to the far end of four ranks (~10 yd)
+MIN_PLAYERS = 5          # of eight: in a dense line-up a camera places about three of each four
+MIN_EACH_SIDE = 2        # players on each side of the line (a reversed line-up too)
+MAX_SPEED_YDS = 4.0      # standing or walking up to the line (after a throw-in play is 5-12 yd/s)
+MIN_S = 1.0              # a line-up lasts at least this long
+BRIDGE_S = 1.0           # a gap this short in the middle of one (players hidden, a jostle) is bridged
+PRE_S = 0.0              # the window starts this long before the line-up is seen formed: not the teams
+                         # riding back to it after a goal, some across the line (the rules judge every
+                         # frame before the throw-in as the line-up: they would be on the wrong side)
+POST_S = 4.0             # ... and ends this long after it breaks up (the throw-in, and the first play)
+SCAN_RATE = 5.0          # frames a second the scan looks at
+
+
+@dataclass
+class LineUp:
+    start_s: float           # first and last frame (times) with a line-up seen
+    end_s: float
+    players: int             # the most players seen in it at once
+    window_start_s: float    # the part of the recording to judge
+    window_end_s: float
+
+    def to_dict(self) -> dict:
+        return {k: round(v, 2) if isinstance(v, float) else v for k, v in asdict(self).items()}
+
+
+def lineup_counts(t: np.ndarray, xy: np.ndarray, centre_x: float) -> np.ndarray:
+    """(F,) players standing in a line-up per frame: `xy` (P, F, 2) field positions (NaN where
+    unplaced), `t` (F,) seconds. 0 where fewer than MIN_EACH_SIDE stand on either side."""
+    P, F = xy.shape[:2]
+    out = np.zeros(F, np.int64)
+    if not P or not F:
+        return out
+    v = speeds(xy, t, SPEED_WINDOW_S) if F > 2 else np.full((P, F), np.nan)
+    for f in range(F):
+        x, y = xy[:, f, 0], xy[:, f, 1]
+        with np.errstate(invalid="ignore"):
+            ok = ~np.isnan(x) & (np.abs(x - centre_x) <= BAND_YD) & ~(v[:, f] > MAX_SPEED_YDS)
+        if np.count_nonzero(ok) < MIN_PLAYERS:
+            continue
+        xs, ys = x[ok], y[ok]
+        order = np.argsort(ys)
+        xs, ys = xs[order], ys[order]
+        best = 0
+        for i in range(len(ys)):                   # the most players within SPREAD_YD along the line
+            j = int(np.searchsorted(ys, ys[i] + SPREAD_YD, side="right"))
+            side = xs[i:j] < centre_x
+            if min(np.count_nonzero(side), np.count_nonzero(~side)) >= MIN_EACH_SIDE:
+                best = max(best, j - i)
+        out[f] = best
+    return out
+
+
+def find_lineups(t: np.ndarray, xy: np.ndarray, centre_x: float, duration_s: float | None = None,
+                 first_s: float = 0.0) -> list[LineUp]:
+    """The line-ups seen, in time order, each with the window of the recording to judge
+    (within [first_s, duration_s])."""
+    t = np.asarray(t, float)
+    counts = lineup_counts(t, xy, centre_x)
+    on = np.flatnonzero(counts >= MIN_PLAYERS)
+    runs: list[list[int]] = []
+    for f in on:
+        if runs and t[f] - t[runs[-1][-1]] <= BRIDGE_S:
+            runs[-1].append(int(f))
+        else:
+            runs.append([int(f)])
+    end_of = float(t[-1]) if duration_s is None and len(t) else float(duration_s or 0.0)
+    found = []
+    for run in runs:
+        a, b = float(t[run[0]]), float(t[run[-1]])
+        if b - a < MIN_S:
+            continue
+        found.append(LineUp(a, b, int(counts[run].max()), max(first_s, a - PRE_S), min(end_of, b + POST_S)))
+    for prev, nxt in zip(found, found[1:]):       # windows never overlap: they meet half-way
+        if prev.window_end_s > nxt.window_start_s:
+            cut = min(max((prev.window_end_s + nxt.window_start_s) / 2, prev.end_s), nxt.start_s)
+            prev.window_end_s = nxt.window_start_s = cut
+    return found
+
+
+def sidecar_entries(lineups: list[LineUp]) -> list[dict]:
+    """The sidecar's `throw_ins` for these line-ups: start and end as m:ss.s text."""
+    return [{"start": clock(lu.window_start_s), "end": clock(lu.window_end_s)} for lu in lineups]
+
+
+def clock(seconds: float) -> str:
+    """1:05.2, 0:03, 1:02:05.5: a time a person reads and vision.video_io.parse_time reads back."""
+    tenths = int(round(seconds * 10))
+    s, d = divmod(tenths, 10)
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    text = f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
+    return text + (f".{d}" if d else "")
+
+
+@dataclass
+class Scan:
+    lineups: list[LineUp]
+    stride: int                  # every stride-th frame looked at
+    frames_looked: int
+    duration_s: float            # of the part scanned
+    camera_cut: dict | None      # where the scan stopped (vision.scene_cuts), if it did
+    sides: list[dict | None]     # per line-up, the side of the line each team stood on ({"south": team, ...}), if named
+    seconds: float
+
+
+def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE) -> Scan:
+    """The line-ups of `video` (within opts.window, if any) from the pipeline run on `rate`
+    frames a second, without the ball stage, the annotated clip or a throw-in override (`opts`:
+    vision.pipeline.AnalyzeOptions; its defending only names the teams)."""
+    import time
+    from dataclasses import replace
+
+    from vision.pipeline import analyze, team_hints
+    from vision.video_io import probe_video
+    started = time.perf_counter()
+    info = probe_video(video)
+    stride = max(1, int(round((info.fps or 25.0) / rate)))
+    opts = replace(opts, stride=stride, ball_model="none", ball_motion=False, annotate=False, throw_in_frame=None)
+    analysis = analyze(video, opts, detector=detector, progress=progress)
+    b = analysis.batch
+    win = analysis.report.get("window") or {}
+    first = float(win.get("start_s") or 0.0)
+    end = win.get("end_s") if win.get("end_s") is not None else info.duration_s
+    if analysis.report.get("camera_cut"):
+        end = analysis.report["camera_cut"]["t"]
+    xy = np.swapaxes(b.players, 0, 1) if b.players.size else np.zeros((0, len(b.t), 2))
+    lineups = find_lineups(b.t, xy, b.field.centre_x, float(end), first_s=first)
+    named = team_hints(opts) is not None
+    sides = [_sides(b, lu) if named else None for lu in lineups]
+    return Scan(lineups, stride, len(b.t), float(end) - first, analysis.report.get("camera_cut"), sides,
+                time.perf_counter() - started)
+
+
+def _sides(b, lu: LineUp) -> dict | None:
+    """{"south": team, "north": team}: where each team's players stood (median) in the line-up;
+    None unless the two stood on opposite sides."""
+    f = (b.t >= lu.start_s) & (b.t <= lu.end_s)
+    where = {}
+    for k, team in enumerate(b.teams):
+        xs = b.players[f][:, b.player_team == k, 0]
+        xs = xs[~np.isnan(xs)]
+        if len(xs):
+            where[team] = "south" if np.median(xs) < b.field.centre_x else "north"
+    if len(where) != 2 or len(set(where.values())) != 2:
+        return None
+    return {end: team for team, end in where.items()}
