@@ -64,7 +64,7 @@ def later_play_warning(report: dict) -> str | None:
         return None
     return (f"the footage runs {after:.0f} s past the throw-in at frame {ti['frame']}: only that throw-in is "
             f"judged, and a later line-up would be taken for play (judge each throw-in with --start/--end, or list "
-            f"them in the sidecar's throw_ins and run batch)")
+            f"them in the sidecar's throw_ins, e.g. with `polo-lineup find-throw-ins VIDEO --write`, and run batch)")
 
 
 def report_warnings(report: dict) -> list[str]:

@@ -8,7 +8,8 @@ writes them into the clip's sidecar as `throw_ins` for `batch`).
     scan: the pipeline on a few frames a second (no ball stage) → players' field positions
     find_lineups: frames where at least MIN_PLAYERS players stand still (slower than
         MAX_SPEED_YDS) within BAND_YD of the centre line, on both sides of it (at least
-        MIN_EACH_SIDE each) and within SPREAD_YD of one another along it; runs of such frames
+        MIN_EACH_SIDE each) and within SPREAD_YD of one another along it, or fewer with an
+        umpire standing at the line beside them (lineup_counts); runs of such frames
         (gaps up to BRIDGE_S bridged) lasting at least MIN_S are line-ups
     windows: each line-up from PRE_S before it is seen formed to POST_S after it breaks up (the
         throw-in ends it: play follows), cut where it would overlap the next; `analyze
@@ -29,13 +30,15 @@ BAND_YD = 6.0            # a line-up's ranks stand within this of the centre lin
 SPREAD_YD = 16.0         # ... along it, from the umpire's end to the far end of four ranks (~10 yd)
 MIN_PLAYERS = 5          # of eight: in a dense line-up a camera places about three of each four
 MIN_EACH_SIDE = 2        # players on each side of the line (a reversed line-up too)
+MIN_WITH_UMPIRE = 3      # ... or this many, one or more each side, with an umpire standing at the line by them
 MAX_SPEED_YDS = 4.0      # standing or walking up to the line (after a throw-in play is 5-12 yd/s)
 MIN_S = 1.0              # a line-up lasts at least this long
 BRIDGE_S = 1.0           # a gap this short in the middle of one (players hidden, a jostle) is bridged
 PRE_S = 0.0              # the window starts this long before the line-up is seen formed: not the teams
                          # riding back to it after a goal, some across the line (the rules judge every
                          # frame before the throw-in as the line-up: they would be on the wrong side)
-POST_S = 4.0             # ... and ends this long after it breaks up (the throw-in, and the first play)
+POST_S = 10.0            # ... and ends this long after it breaks up (the throw-in, and the plays a wrong-side
+                         # player may not make before the ball has gone 30 yd: own_goal_blue1 7.6 s after)
 SCAN_RATE = 5.0          # frames a second the scan looks at
 
 
@@ -51,40 +54,51 @@ class LineUp:
         return {k: round(v, 2) if isinstance(v, float) else v for k, v in asdict(self).items()}
 
 
-def lineup_counts(t: np.ndarray, xy: np.ndarray, centre_x: float) -> np.ndarray:
-    """(F,) players standing in a line-up per frame: `xy` (P, F, 2) field positions (NaN where
-    unplaced), `t` (F,) seconds. 0 where fewer than MIN_EACH_SIDE stand on either side."""
+def lineup_counts(t: np.ndarray, xy: np.ndarray, centre_x: float, umpires: np.ndarray | None = None) -> np.ndarray:
+    """(F,) players standing in a line-up per frame, 0 where there is none: `xy` (P, F, 2)
+    players' and `umpires` (U, F, 2) umpires' field positions (NaN where unplaced), `t` (F,)
+    seconds. A line-up: at least MIN_PLAYERS players standing within BAND_YD of the centre
+    line, MIN_EACH_SIDE or more on either side, within SPREAD_YD of one another along it; or,
+    with an umpire standing at the line within SPREAD_YD of them, MIN_WITH_UMPIRE players, one
+    or more on either side (the ranks hide one another: a camera often places only 3-4 of 8)."""
     P, F = xy.shape[:2]
     out = np.zeros(F, np.int64)
     if not P or not F:
         return out
     v = speeds(xy, t, SPEED_WINDOW_S) if F > 2 else np.full((P, F), np.nan)
+    ump = np.zeros((0, F, 2)) if umpires is None else np.asarray(umpires, float).reshape(-1, F, 2)
+    vu = speeds(ump, t, SPEED_WINDOW_S) if len(ump) and F > 2 else np.full((len(ump), F), np.nan)
     for f in range(F):
         x, y = xy[:, f, 0], xy[:, f, 1]
         with np.errstate(invalid="ignore"):
             ok = ~np.isnan(x) & (np.abs(x - centre_x) <= BAND_YD) & ~(v[:, f] > MAX_SPEED_YDS)
-        if np.count_nonzero(ok) < MIN_PLAYERS:
+            at_line = ~np.isnan(ump[:, f, 0]) & (np.abs(ump[:, f, 0] - centre_x) <= BAND_YD) \
+                & ~(vu[:, f] > MAX_SPEED_YDS)
+        if np.count_nonzero(ok) < MIN_WITH_UMPIRE:
             continue
         xs, ys = x[ok], y[ok]
         order = np.argsort(ys)
         xs, ys = xs[order], ys[order]
+        uy = ump[at_line, f, 1]
         best = 0
         for i in range(len(ys)):                   # the most players within SPREAD_YD along the line
             j = int(np.searchsorted(ys, ys[i] + SPREAD_YD, side="right"))
-            side = xs[i:j] < centre_x
-            if min(np.count_nonzero(side), np.count_nonzero(~side)) >= MIN_EACH_SIDE:
+            south = np.count_nonzero(xs[i:j] < centre_x)
+            each = min(south, j - i - south)
+            umpire = np.any((uy >= ys[i] - SPREAD_YD) & (uy <= ys[j - 1] + SPREAD_YD))
+            if (j - i >= MIN_PLAYERS and each >= MIN_EACH_SIDE) or (umpire and j - i >= MIN_WITH_UMPIRE and each >= 1):
                 best = max(best, j - i)
         out[f] = best
     return out
 
 
 def find_lineups(t: np.ndarray, xy: np.ndarray, centre_x: float, duration_s: float | None = None,
-                 first_s: float = 0.0) -> list[LineUp]:
+                 first_s: float = 0.0, umpires: np.ndarray | None = None) -> list[LineUp]:
     """The line-ups seen, in time order, each with the window of the recording to judge
     (within [first_s, duration_s])."""
     t = np.asarray(t, float)
-    counts = lineup_counts(t, xy, centre_x)
-    on = np.flatnonzero(counts >= MIN_PLAYERS)
+    counts = lineup_counts(t, xy, centre_x, umpires)
+    on = np.flatnonzero(counts > 0)
     runs: list[list[int]] = []
     for f in on:
         if runs and t[f] - t[runs[-1][-1]] <= BRIDGE_S:
@@ -152,7 +166,8 @@ def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE) -> 
     if analysis.report.get("camera_cut"):
         end = analysis.report["camera_cut"]["t"]
     xy = np.swapaxes(b.players, 0, 1) if b.players.size else np.zeros((0, len(b.t), 2))
-    lineups = find_lineups(b.t, xy, b.field.centre_x, float(end), first_s=first)
+    ump = np.swapaxes(b.umpires, 0, 1) if b.umpires.size else None
+    lineups = find_lineups(b.t, xy, b.field.centre_x, float(end), first_s=first, umpires=ump)
     named = team_hints(opts) is not None
     sides = [_sides(b, lu) if named else None for lu in lineups]
     return Scan(lineups, stride, len(b.t), float(end) - first, analysis.report.get("camera_cut"), sides,

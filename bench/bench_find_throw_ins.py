@@ -1,0 +1,120 @@
+"""Finding the throw-ins of a recording (`find-throw-ins`), then judging each (as `batch` does).
+
+Recordings: synth/recording.py's two throw-ins (a line-up and throw-in, play north, a goal off
+camera, a second line-up with ends changed, a second throw-in: 17 s), rendered as it is and
+from a moved camera stand with another seed (about 15 s each, into --rendered DIR, reused
+there); and each of the twelve sample clips, one throw-in (or none) each. For each: the
+line-ups found, whether each true throw-in lies inside a window found (and how many windows
+hold none), the scan's speed (seconds of footage per second, the models loaded once); then, for
+the two-throw-in recordings, `analyze` on each window with that throw-in's ends: the throw-in
+frame found against the truth, and the events (none are true: both line-ups are clean).
+
+    .venv/bin/python bench/bench_find_throw_ins.py [--rendered DIR] [--no-samples]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.pipeline import AnalyzeOptions  # noqa: E402
+from vision.sidecar import load_sidecar  # noqa: E402
+from vision.throw_in_finder import clock, scan  # noqa: E402
+from vision.video_io import Window  # noqa: E402
+
+SAMPLES = ROOT / "sample_videos"
+# name: (seed, camera stand moved by (dx, dy, dz) yd)
+RECORDINGS = {"two_throw_ins": (101, (0, 0, 0)), "two_throw_ins_moved": (902, (-6, -3, 2))}
+
+
+def render_recording(name: str, out: Path) -> tuple[Path, list[dict]]:
+    from synth.clip import render_clip
+    from synth.recording import two_throw_ins
+    from synth.scenario import parse_scenario
+    doc, throw_ins = two_throw_ins()
+    seed, (mx, my, mz) = RECORDINGS[name]
+    doc["seed"] = seed
+    x, y, z = doc["camera"]["position"]
+    doc["camera"]["position"] = [x + mx, y + my, z + mz]
+    folder = out / name
+    if not (folder / "clip.mp4").is_file():
+        render_clip(parse_scenario(doc), folder, with_expected=False)
+    return folder / "clip.mp4", throw_ins
+
+
+def scan_detector():
+    from vision.detect import Detector
+    return Detector(None, ball_model="none", conf=AnalyzeOptions.conf)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rendered", default=None, help="folder for (and of) the rendered recordings")
+    ap.add_argument("--no-samples", action="store_true", help="the two-throw-in recordings only")
+    args = ap.parse_args(argv)
+    out = Path(args.rendered or tempfile.mkdtemp(prefix="find-throw-ins-"))
+    det = scan_detector()
+    rows = ["| footage | line-ups found | true throw-ins inside a window | windows without one | "
+            "scan: s of footage per s |", "|---|---|---|---|---|"]
+    judged = ["| recording | window | throw-in frame found (truth) | events |", "|---|---|---|---|"]
+    clips = []
+    for name in RECORDINGS:
+        clip, tis = render_recording(name, out)
+        clips.append((name, clip, [ti["t"] for ti in tis], tis))
+    if not args.no_samples:
+        for folder in sorted(p for p in SAMPLES.iterdir() if (p / "truth.json").is_file()):
+            truth = json.loads((folder / "truth.json").read_text())
+            ti = truth["throw_in_frame"]
+            clips.append((folder.name, folder / "clip.mp4", [] if ti is None else [ti / truth["fps"]], None))
+    inside_all = total = extra_all = 0
+    for name, clip, times, tis in clips:
+        side = load_sidecar(clip)
+        cal = side.get("calibration") or str(clip.with_name("calibration.json"))
+        opts = AnalyzeOptions(defending=side.get("defending") or {"red": "south", "blue": "north"}, calibration=cal,
+                              team_colours=side.get("team_colours"), annotate=False)
+        found = scan(clip, opts, detector=det)
+        wins = [(lu.window_start_s, lu.window_end_s) for lu in found.lineups]
+        inside = sum(any(a <= t < b for a, b in wins) for t in times)
+        extra = sum(not any(a <= t < b for t in times) for a, b in wins)
+        inside_all, total, extra_all = inside_all + inside, total + len(times), extra_all + extra
+        rows.append(f"| {name} | {len(found.lineups)} | {inside} of {len(times)} | {extra} | "
+                    f"{found.duration_s / found.seconds:.1f} |")
+        if tis is None:
+            continue
+        from vision.pipeline import analyze
+        fps = 25.0
+        for (a, b), ti in zip(wins, tis):
+            o = AnalyzeOptions(defending=ti["defending"], calibration=cal, team_colours=side.get("team_colours"),
+                               annotate=False, window=Window(a, b))
+            rep = analyze(clip, o, detector=full_detector()).report
+            judged.append(f"| {name} | {clock(a)}-{clock(b)} | {rep['throw_in']['frame']} ({round(ti['t'] * fps)}) | "
+                          f"{', '.join(e['code'] for e in rep['events']) or 'none'} |")
+    print("\n".join(rows))
+    print(f"\n{inside_all} of {total} true throw-ins inside a window found; {extra_all} window(s) without one")
+    print()
+    print("\n".join(judged))
+    return 0
+
+
+_BALL = []
+
+
+def full_detector():
+    """The shipped detector with its ball stage, loaded once (analyze's default)."""
+    if not _BALL:
+        from vision.detect import Detector
+        _BALL.append(Detector(None, conf=AnalyzeOptions.conf))
+    return _BALL[0]
+
+
+if __name__ == "__main__":
+    started = time.perf_counter()
+    rc = main()
+    print(f"\n({time.perf_counter() - started:.0f} s)")
+    sys.exit(rc)

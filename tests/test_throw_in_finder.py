@@ -1,0 +1,167 @@
+"""Finding the line-ups of a whole recording (vision/throw_in_finder.py, `find-throw-ins`)."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cli.main import main
+from synth.motion import sample_motion
+from synth.recording import two_throw_ins
+from synth.scenario import parse_scenario
+from vision.sidecar import SidecarError, load_sidecar, windows, write_throw_ins
+from vision.throw_in_finder import LineUp, clock, find_lineups, sidecar_entries
+from vision.video_io import parse_time
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_videos"
+C = 150.0
+
+
+def _true_positions(rate: float = 5.0):
+    """The two-throw-in scenario's true positions (players, umpires) on `rate` frames a second."""
+    doc, throw_ins = two_throw_ins()
+    sc = parse_scenario(doc)
+    t = np.arange(0, sc.n_frames, int(sc.fps / rate)) / sc.fps
+    pos = {o.id: sample_motion(o, t).pos[:, :2] for o in sc.objects}
+    players = np.stack([pos[o.id] for o in sc.objects if o.role == "player"])
+    umpires = np.stack([pos[o.id] for o in sc.objects if o.role == "umpire"])
+    return t, players, umpires, sc.n_frames / sc.fps, throw_ins, sc
+
+
+def test_both_line_ups_of_a_recording_are_found_and_their_windows_hold_the_throw_ins():
+    t, players, umpires, duration, throw_ins, sc = _true_positions()
+    found = find_lineups(t, players, C, duration, umpires=umpires)
+    assert len(found) == 2
+    for lu, ti in zip(found, throw_ins):
+        assert lu.window_start_s <= lu.start_s < ti["t"] < lu.end_s <= lu.window_end_s, (lu, ti)
+        assert lu.end_s - ti["t"] < 1.5                  # it breaks up when play starts
+        assert lu.players == 8
+    assert found[0].window_end_s <= found[1].window_start_s
+    assert found[1].window_end_s == pytest.approx(duration)
+    # The second window starts once the teams have ridden back: no player is on the wrong side
+    # of the line for the second throw-in's ends from then on, until it is thrown in.
+    second = throw_ins[1]["defending"]
+    ids = [o for o in sc.objects if o.role == "player"]
+    inside = (t >= found[1].window_start_s) & (t <= throw_ins[1]["t"])
+    for k, o in enumerate(ids):
+        sign = -1 if second[o.team] == "south" else 1
+        assert np.all(sign * (players[k, inside, 0] - C) > 0), o.id
+
+
+def test_the_umpire_at_the_line_vouches_for_a_line_up_of_few_placed_players():
+    """A camera along the ranks places 3-4 of the 8: with the umpire standing at the line by
+    them they are a line-up; without him, or with him far from the line, they are not."""
+    t = np.arange(0, 4.0, 0.2)
+    F = len(t)
+    three = np.array([[C - 1.2, 64.0], [C - 1.3, 70.0], [C + 1.2, 66.0]])[:, None, :].repeat(F, 1)
+    at_line = np.array([[C, 58.5]])[:, None, :].repeat(F, 1)
+    (lu,) = find_lineups(t, three, C, 4.0, umpires=at_line)
+    assert lu.start_s == 0.0 and lu.players == 3
+    assert find_lineups(t, three, C, 4.0) == []
+    assert find_lineups(t, three, C, 4.0, umpires=at_line + [30.0, 0.0]) == []
+    one_side = three.copy()
+    one_side[2, :, 0] = C - 1.0
+    assert find_lineups(t, one_side, C, 4.0, umpires=at_line) == []
+
+
+def test_play_across_midfield_a_group_on_one_side_and_a_short_halt_are_not_line_ups():
+    t = np.arange(0, 6.0, 0.2)
+    F = len(t)
+    lanes = np.linspace(50.0, 70.0, 8)
+    riding = np.stack([np.stack([C - 20 + 8.0 * t, np.full(F, y)], 1) for y in lanes])   # 8 yd/s through the line
+    assert find_lineups(t, riding, C, 6.0) == []
+    standing = np.stack([np.stack([np.full(F, C - 2.0), np.full(F, y)], 1) for y in lanes])  # all on one side
+    assert find_lineups(t, standing, C, 6.0) == []
+    halt = np.stack([np.stack([np.full(F, C + (1.0 if k % 2 else -1.0)), np.full(F, y)], 1)
+                     for k, y in enumerate(lanes)])
+    halt[:, t >= 0.8] = np.nan                                   # seen standing for 0.6 s only
+    assert find_lineups(t, halt, C, 6.0) == []
+    halt[:, t >= 0.8] = halt[:, :1]                              # standing throughout
+    assert len(find_lineups(t, halt, C, 6.0)) == 1
+
+
+def test_windows_never_overlap_and_stay_inside_the_recording():
+    t = np.arange(0, 20.0, 0.2)
+    F = len(t)
+    lanes = np.linspace(60.0, 70.0, 6)
+    xy = np.full((6, F, 2), np.nan)
+    for k, y in enumerate(lanes):
+        xy[k, :, 0] = C + (1.0 if k % 2 else -1.0)
+        xy[k, :, 1] = y
+    xy[:, (t > 4.0) & (t < 9.0)] = np.nan                        # play elsewhere, out of view
+    a, b = find_lineups(t, xy, C, 20.0, first_s=0.0)
+    assert a.window_start_s == 0.0 and b.window_end_s == 20.0
+    assert a.end_s <= a.window_end_s == b.window_start_s <= b.start_s
+
+
+def test_clock_times_read_back_and_the_sidecar_entries_are_windows():
+    for s in (0.0, 3.0, 62.5, 599.9, 3725.5):
+        assert parse_time(clock(s)) == pytest.approx(s)
+    assert clock(62.5) == "1:02.5" and clock(3725.5) == "1:02:05.5" and clock(3.0) == "0:03"
+    lus = [LineUp(1.0, 4.0, 8, 1.0, 14.0), LineUp(70.0, 73.2, 6, 70.0, 83.2)]
+    assert sidecar_entries(lus) == [{"start": "0:01", "end": "0:14"}, {"start": "1:10", "end": "1:23.2"}]
+
+
+def test_throw_ins_are_written_into_the_clips_own_sidecar(tmp_path):
+    clip = tmp_path / "game.mp4"
+    clip.write_bytes(b"")
+    (tmp_path / "calibration.json").write_text("{}")
+    (tmp_path / "polo.json").write_text(json.dumps({"defending": {"red": "south", "blue": "north"},
+                                                     "calibration": "calibration.json", "start": "0:05"}))
+    entries = [{"start": "0:01", "end": "0:14"}, {"start": "1:10", "end": "1:23.2"}]
+    with pytest.raises(SidecarError, match="start.*--replace"):           # the folder's window is in the way
+        write_throw_ins(clip, entries)
+    assert not (tmp_path / "game.polo.json").exists()
+    path = write_throw_ins(clip, entries, replace=True)
+    assert path == tmp_path / "game.polo.json"
+    side = load_sidecar(clip)                                              # the clip's own file is read now
+    assert side["defending"] == {"red": "south", "blue": "north"}          # the folder's settings carried over
+    assert side["calibration"] == str((tmp_path / "calibration.json").resolve())
+    assert [(w.start_s, w.end_s) for w in windows(side)] == [(1.0, 14.0), (70.0, 83.2)]
+    assert "start" not in side
+    with pytest.raises(SidecarError, match="throw_ins"):
+        write_throw_ins(clip, entries[:1])
+    write_throw_ins(clip, entries[:1], replace=True)
+    assert len(load_sidecar(clip)["throw_ins"]) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["calibration.json", "game.mp4", "game.polo.json", "polo.json"]
+
+
+def test_find_throw_ins_on_a_sample_clip_with_the_shipped_models(tmp_path, capsys):
+    """The command end to end: the one line-up of clean_lineup, its throw-in (frame 75, 3 s)
+    inside the window written into the sidecar, with each throw-in's ends."""
+    for name in ("clip.mp4", "calibration.json", "clip.polo.json"):
+        shutil.copy(SAMPLES / "clean_lineup" / name, tmp_path / name)
+    rc = main(["find-throw-ins", str(tmp_path / "clip.mp4"), "--write", "--after-goals", "--quiet"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "1 line-up(s) in 6.0 s" in out and "south of the line: red, north: blue" in out
+    side = load_sidecar(tmp_path / "clip.mp4")
+    (w,) = windows(side)
+    assert w.start_s <= 1.0 and 3.0 + 1.0 < w.end_s
+    assert side["throw_ins"][0]["defending"] == {"red": "south", "blue": "north"}
+    rc = main(["find-throw-ins", str(tmp_path / "clip.mp4"), "--write", "--quiet"])       # already there
+    assert rc == 2 and "--replace" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--after-goals"], "give --write too"),
+    (["--rate", "0"], "--rate"),
+    (["--start", "9:99"], "--start/--end"),
+])
+def test_find_throw_ins_refuses_bad_settings_in_one_line(tmp_path, capsys, extra, message):
+    for name in ("clip.mp4", "calibration.json"):
+        shutil.copy(SAMPLES / "clean_lineup" / name, tmp_path / name)
+    rc = main(["find-throw-ins", str(tmp_path / "clip.mp4"), "--quiet", *extra])
+    err = capsys.readouterr().err
+    assert rc == 2 and message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_after_goals_needs_the_first_throw_ins_ends(tmp_path, capsys):
+    for name in ("clip.mp4", "calibration.json"):
+        shutil.copy(SAMPLES / "clean_lineup" / name, tmp_path / name)
+    rc = main(["find-throw-ins", str(tmp_path / "clip.mp4"), "--quiet", "--write", "--after-goals"])
+    assert rc == 2 and "--defending" in capsys.readouterr().err
+    assert not (tmp_path / "clip.polo.json").exists()
