@@ -1,9 +1,9 @@
-"""A longer recording with two throw-ins, for finding throw-ins in a whole recording
+"""Longer recordings with several throw-ins, for finding the throw-ins of a whole recording
 (vision.throw_in_finder; bench/bench_find_throw_ins.py, tests).
 
-The story: a clean line-up and throw-in at the centre, play rides off north, a goal (off
-camera), the teams ride back and line up again with ends changed (red now defends north), and
-a second throw-in sends play south. The static camera of the sample clean_lineup watches it.
+The story: a clean line-up and throw-in at the centre, play rides off, a goal (off the
+picture), the teams ride back and line up again with ends changed, the next throw-in sends play
+the other way, and so on. The static camera of the sample clean_lineup watches it.
 """
 from __future__ import annotations
 
@@ -11,10 +11,19 @@ from synth.choreo import hit, scenario_doc, standard_lineup, throw
 from synth.samples import C, DEF, YU, _ball_in_hand, _camera, _follow, _umpire
 
 SWAPPED = {"red": "north", "blue": "south"}
+# Per line-up (ends as DEF, ends swapped): who wins the throw-in, the side of the ball he rides
+# to, where he hits it, where everyone follows, where the umpire rides.
+PLAYS = [("blue-2", (0.7, 0.6), (184.0, 74.0), (178.0, 72.0), (165.0, 57.0)),
+         ("red-2", (0.7, -0.2), (122.0, 70.0), (124.0, 72.0), (138.0, 58.0))]
+PLAY_S = 6.0          # from a throw-in until the teams ride back (a goal scored off the picture)
+LINED_UP_S = 1.5      # the teams stand lined up this long before the throw-in
 
 
-def two_throw_ins(first: float = 3.0, second: float = 14.0) -> tuple[dict, list[dict]]:
-    """(scenario document, the throw-ins: [{"t": release time, "defending": {...}}, ...])."""
+def recording(times: list[float], name: str = "throw_ins", seed: int = 101) -> tuple[dict, list[dict]]:
+    """A recording of a throw-in at each of `times` (seconds, at least 11 s apart; the first at
+    least 2 s in): (scenario document, [{"t": release time, "defending": {...}}, ...])."""
+    if times[0] < 2.0 or any(b - a < 11.0 for a, b in zip(times, times[1:])):
+        raise ValueError("throw-ins at least 2 s in and 11 s apart: the teams must ride back between them")
     ump = _umpire()
     players = standard_lineup(DEF, YU)
     for pid, tr in players.items():                   # walk in from a few yards back
@@ -22,37 +31,39 @@ def two_throw_ins(first: float = 3.0, second: float = 14.0) -> tuple[dict, list[
         back = -4.0 if pid.startswith("red") else 4.0
         tr.keys = []
         tr.at(0.0, k["x"] + back, k["y"]).to(1.6, k["x"], k["y"]).hold(1.7, heading=-90.0)
-    ball, hand = _ball_in_hand(ump, first)
-    rest = throw(ball, first, hand, +1)
-    b2 = players["blue-2"]
-    b2.hold(first + 0.5).to(first + 0.95, rest[0] + 0.7, rest[1] + 0.6)
-    hit(ball, first + 1.0, rest, (184.0, 74.0), 1.9)
-    b2.to(first + 3.5, 176.0, 72.0)
-    _follow(players, first + 1.0, (178.0, 72.0), first + 3.6, skip=("blue-2",))
-    ump.hold(first + 1.2).to(first + 3.8, 165.0, 57.0)
+    ball, hand = _ball_in_hand(ump, times[0])
+    out, plays, last_hit = [], [], None
+    for n, ti in enumerate(times):
+        ends = DEF if n % 2 == 0 else SWAPPED
+        if n:                                          # ride back from the last play, ends changed
+            back_from, lined_up = times[n - 1] + PLAY_S, ti - LINED_UP_S
+            spots = standard_lineup(ends, YU)
+            for pid, tr in players.items():
+                s = spots[pid].keys[0]
+                tr.hold(back_from + 0.15 * (int(pid[-1]) - 1))
+                tr.to(lined_up - 0.6, s["x"], s["y"]).hold(lined_up, heading=s.get("heading_deg"))
+            ump.hold(back_from).to(lined_up - 1.0, C, YU).hold(lined_up, heading=90.0)
+            ready = lined_up - 1.0                     # the umpire is back: a new ball in his hand
+            ball.at(ready - 0.04, *last_hit, z=0.05)
+            ball.at(ready, hand[0], hand[1], z=1.9).at(ti, hand[0], hand[1], z=1.9)
+        winner, (dx, dy), to, follow, umpire_to = PLAYS[n % 2]
+        rest = throw(ball, ti, hand, +1)
+        w = players[winner]
+        w.hold(ti + 0.5).to(ti + 0.95, rest[0] + dx, rest[1] + dy)
+        hit(ball, ti + 1.0, rest, to, 1.9 if n % 2 == 0 else 1.8)
+        w.to(ti + 3.0, to[0] - 6.0 if to[0] > C else to[0] + 4.0, to[1] - 2.0)
+        _follow(players, ti + 1.0, follow, ti + 3.0, skip=(winner,))
+        ump.hold(ti + 1.2).to(ti + 3.8, *umpire_to)
+        last_hit = to
+        plays.append((ti + 1.0, winner))
+        out.append({"t": ti, "defending": dict(ends)})
+    doc = scenario_doc(name, f"{len(times)} throw-ins of one recording: after each, play rides off, a goal is scored "
+                       "off the picture, and the teams line up again with ends changed.",
+                       times[-1] + 3.0, _camera((132, -12, 9), (150, 66), 4200), [ump, *players.values(), ball],
+                       times[0], plays, seed=seed)
+    return doc, out
 
-    # A goal off camera; the ends change and everyone rides back to the centre.
-    back_from, lined_up = first + 6.0, second - 1.5
-    spots = standard_lineup(SWAPPED, YU)
-    for pid, tr in players.items():
-        s = spots[pid].keys[0]
-        tr.hold(back_from + 0.15 * (int(pid[-1]) - 1))
-        tr.to(lined_up - 0.6, s["x"], s["y"]).hold(lined_up, heading=s.get("heading_deg"))
-    ump.hold(back_from).to(lined_up - 1.0, C, YU).hold(lined_up, heading=90.0)
-    ready = lined_up - 1.0                             # the umpire is back: a new ball in his hand
-    ball.at(ready - 0.04, 184.0, 74.0, z=0.05)
-    ball.at(ready, hand[0], hand[1], z=1.9).at(second, hand[0], hand[1], z=1.9)
-    ump.hold(second + 1.2)
-    rest2 = throw(ball, second, hand, +1)
-    r2 = players["red-2"]                              # red now on the north side of the line
-    r2.hold(second + 0.5).to(second + 0.95, rest2[0] + 0.7, rest2[1] - 0.2)
-    hit(ball, second + 1.0, rest2, (122.0, 70.0), 1.8)
-    r2.to(second + 3.0, 126.0, 70.0)
-    _follow(players, second + 1.0, (124.0, 72.0), second + 3.0, skip=("red-2",))
-    ump.to(second + 3.0, 138.0, 58.0)
-    duration = second + 3.0
-    doc = scenario_doc("two_throw_ins", "Two throw-ins of one recording: a line-up and throw-in, play north, a goal "
-                       "off camera, the teams line up again with ends changed, a second throw-in sends play south.",
-                       duration, _camera((132, -12, 9), (150, 66), 4200), [ump, *players.values(), ball],
-                       first, [(first + 1.0, "blue-2"), (second + 1.0, "red-2")], seed=101)
-    return doc, [{"t": first, "defending": dict(DEF)}, {"t": second, "defending": dict(SWAPPED)}]
+
+def two_throw_ins() -> tuple[dict, list[dict]]:
+    """Two throw-ins, at 3 s and 14 s (17 s in all)."""
+    return recording([3.0, 14.0], name="two_throw_ins")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,7 @@ import pytest
 
 from cli.main import main
 from synth.motion import sample_motion
-from synth.recording import two_throw_ins
+from synth.recording import recording
 from synth.scenario import parse_scenario
 from vision.sidecar import SidecarError, load_sidecar, windows, write_throw_ins
 from vision.throw_in_finder import LineUp, clock, find_lineups, sidecar_entries
@@ -20,9 +21,10 @@ SAMPLES = Path(__file__).resolve().parents[1] / "sample_videos"
 C = 150.0
 
 
-def _true_positions(rate: float = 5.0):
-    """The two-throw-in scenario's true positions (players, umpires) on `rate` frames a second."""
-    doc, throw_ins = two_throw_ins()
+def _true_positions(times: list[float], rate: float = 5.0):
+    """The true positions (players, umpires) of a recording of throw-ins at `times`, on `rate`
+    frames a second."""
+    doc, throw_ins = recording(times)
     sc = parse_scenario(doc)
     t = np.arange(0, sc.n_frames, int(sc.fps / rate)) / sc.fps
     pos = {o.id: sample_motion(o, t).pos[:, :2] for o in sc.objects}
@@ -31,24 +33,26 @@ def _true_positions(rate: float = 5.0):
     return t, players, umpires, sc.n_frames / sc.fps, throw_ins, sc
 
 
-def test_both_line_ups_of_a_recording_are_found_and_their_windows_hold_the_throw_ins():
-    t, players, umpires, duration, throw_ins, sc = _true_positions()
+@pytest.mark.parametrize("times", [[3.0, 14.0], [3.0, 14.0, 26.0, 40.0, 51.0]])
+def test_every_line_up_of_a_recording_is_found_and_its_window_holds_the_throw_in(times):
+    t, players, umpires, duration, throw_ins, sc = _true_positions(times)
     found = find_lineups(t, players, C, duration, umpires=umpires)
-    assert len(found) == 2
+    assert len(found) == len(times)
     for lu, ti in zip(found, throw_ins):
         assert lu.window_start_s <= lu.start_s < ti["t"] < lu.end_s <= lu.window_end_s, (lu, ti)
         assert lu.end_s - ti["t"] < 1.5                  # it breaks up when play starts
         assert lu.players == 8
-    assert found[0].window_end_s <= found[1].window_start_s
-    assert found[1].window_end_s == pytest.approx(duration)
-    # The second window starts once the teams have ridden back: no player is on the wrong side
-    # of the line for the second throw-in's ends from then on, until it is thrown in.
-    second = throw_ins[1]["defending"]
+    for a, b in zip(found, found[1:]):
+        assert a.window_end_s <= b.window_start_s
+    assert found[-1].window_end_s == pytest.approx(duration)
+    # A later window starts once the teams have ridden back after the goal: no player is on the
+    # wrong side of the line for that throw-in's ends from then on, until it is thrown in.
     ids = [o for o in sc.objects if o.role == "player"]
-    inside = (t >= found[1].window_start_s) & (t <= throw_ins[1]["t"])
-    for k, o in enumerate(ids):
-        sign = -1 if second[o.team] == "south" else 1
-        assert np.all(sign * (players[k, inside, 0] - C) > 0), o.id
+    for lu, ti in list(zip(found, throw_ins))[1:]:
+        inside = (t >= lu.window_start_s) & (t <= ti["t"])
+        for k, o in enumerate(ids):
+            sign = -1 if ti["defending"][o.team] == "south" else 1
+            assert np.all(sign * (players[k, inside, 0] - C) > 0), (o.id, ti)
 
 
 def test_the_umpire_at_the_line_vouches_for_a_line_up_of_few_placed_players():
@@ -142,8 +146,15 @@ def test_find_throw_ins_on_a_sample_clip_with_the_shipped_models(tmp_path, capsy
     (w,) = windows(side)
     assert w.start_s <= 1.0 and 3.0 + 1.0 < w.end_s
     assert side["throw_ins"][0]["defending"] == {"red": "south", "blue": "north"}
+    rc = main(["find-throw-ins", str(tmp_path / "clip.mp4"), "--json", "--quiet"])
+    found = json.loads(capsys.readouterr().out)                  # stdout: the JSON alone
+    assert found["throw_ins"] == [{k: e[k] for k in ("start", "end")} for e in side["throw_ins"]]
+    assert found["lineups"][0]["sides_seen"] == {"south": "red",
+                                                                                            "north": "blue"}
+    started = time.perf_counter()
     rc = main(["find-throw-ins", str(tmp_path / "clip.mp4"), "--write", "--quiet"])       # already there
     assert rc == 2 and "--replace" in capsys.readouterr().err
+    assert time.perf_counter() - started < 1.0                   # refused before the scan, not after it
 
 
 @pytest.mark.parametrize("extra, message", [

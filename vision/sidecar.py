@@ -164,26 +164,33 @@ def part_label(window) -> str:
 def write_throw_ins(video: str | Path, throw_ins: list[dict], replace: bool = False) -> Path:
     """Write `throw_ins` into the clip's own sidecar (CLIP.polo.json; made from the folder's
     polo.json, whose settings it then carries, when that is the one read), atomically, and
-    return its path. SidecarError when the sidecar already gives throw_ins or a start, end or
-    throw_in_frame (which a throw_ins list replaces) and `replace` is False."""
+    return its path. SidecarError (check_throw_ins_writable) when it may not."""
     from reports.atomic import write_json
     video = Path(video)
-    path = sidecar_path(video)
-    data: dict = {}
-    if path is not None:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise SidecarError(f"{path}: cannot read: {exc}") from None
-        if not isinstance(data, dict):
-            raise SidecarError(f"{path}: expected a JSON object")
-    clash = sorted({"throw_ins", "start", "end", "throw_in_frame"} & set(data))
-    if clash and not replace:
-        raise SidecarError(f"{path} already gives {', '.join(clash)}: --replace to put the throw-ins found in "
-                           "their place")
-    for key in clash:
-        data.pop(key)
+    data = check_throw_ins_writable(video, replace)
+    for key in ("throw_ins", "start", "end", "throw_in_frame"):
+        data.pop(key, None)
     data["throw_ins"] = throw_ins
     target = video.with_name(video.stem + ".polo.json")
     write_json(target, data, indent=2)
     return target
+
+
+def check_throw_ins_writable(video: str | Path, replace: bool = False) -> dict:
+    """The sidecar's contents as written ({} without one); SidecarError when it cannot be read,
+    or already gives throw_ins or a start, end or throw_in_frame (which a throw_ins list
+    replaces) and `replace` is False."""
+    path = sidecar_path(video)
+    if path is None:
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SidecarError(f"{path}: cannot read: {exc}") from None
+    if not isinstance(data, dict):
+        raise SidecarError(f"{path}: expected a JSON object")
+    clash = sorted({"throw_ins", "start", "end", "throw_in_frame"} & set(data))
+    if clash and not replace:
+        raise SidecarError(f"{path} already gives {', '.join(clash)}: --replace to put the throw-ins found in "
+                           "their place")
+    return data

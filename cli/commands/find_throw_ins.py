@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from cli.errors import UserError
@@ -18,7 +19,8 @@ def run(args: argparse.Namespace) -> int:
     from vision.detect import ModelError, parse_class_map
     from vision.errors import CalibrationError, SettingsError, VideoError
     from vision.pipeline import AnalyzeOptions
-    from vision.sidecar import SidecarError, load_sidecar, window_setting, write_throw_ins
+    from vision.sidecar import (SidecarError, check_throw_ins_writable, load_sidecar, window_setting,
+                                write_throw_ins)
     from vision.throw_in_finder import clock, scan, sidecar_entries
     if args.rate <= 0:
         raise UserError("--rate must be more than 0 frames a second")
@@ -28,6 +30,8 @@ def run(args: argparse.Namespace) -> int:
         side = load_sidecar(args.video)
         class_map = parse_class_map(args.class_map)
         window = window_setting(args.start, args.end, side)     # (a sidecar with throw_ins has no start/end)
+        if args.write:
+            check_throw_ins_writable(args.video, args.replace)   # before a long scan, not after
     except (SidecarError, ModelError) as exc:
         raise UserError(str(exc)) from None
     except ValueError as exc:
@@ -89,8 +93,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"warning: the scan stopped at a camera cut at {clock(found.camera_cut['t'])} (the calibration "
                   "holds for one shot): line-ups after it were not looked for")
     if args.write:
+        say = sys.stderr if args.json else sys.stdout       # --json: stdout holds the JSON alone
         if not entries:
-            print("no line-up found: the sidecar is left as it is")
+            print("no line-up found: the sidecar is left as it is", file=say)
             return 0
         try:
             path = write_throw_ins(args.video, entries, replace=args.replace)
@@ -98,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(str(exc)) from None
         check = "" if args.after_goals else " check each one's `defending` (the ends change after every goal), then"
         print(f"wrote {len(entries)} throw-in(s) to {path}:{check} judge them with "
-              f"`polo-lineup batch {Path(args.video).parent} --out OUT`")
+              f"`polo-lineup batch {Path(args.video).parent} --out OUT`", file=say)
     return 0
 
 
