@@ -239,3 +239,18 @@ def test_a_slow_drop_spans_as_long_at_50_frames_a_second():
         players[:, go:, 1] = 6.0 * (t[go:] - t[go])
         ti = detect_throw_in(t, players, ball, np.tile(UMPIRE[0], (frames, 1)))
         assert (ti.method == "ball") == found, (fps, n, ti)
+
+
+def test_still_flecks_above_the_umpire_seen_by_turns_are_not_a_throw():
+    """Four raised mallet heads in a row above the umpire, one per rank, each seen at the same
+    place again and again but by turns, in an order that draws a fast ball along a line (a
+    re-rendered two-throw-in recording: a throw-in 15 frames early). Still things are not a
+    ball in flight; the real throw after them is found."""
+    heads = np.array([[531.0, 98.0], [569.0, 88.0], [604.0, 78.0], [637.0, 68.0]])   # above his box
+    ball = np.full((F, 2), np.nan)
+    for f in range(10, 70):
+        ball[f] = heads[(f // 3) % 4]                   # the follower jumps among them
+    ball[55:58] = heads[[3, 2, 1]]                      # ... once in an order that makes a line
+    ball[70:80] = _ball(thrown_at=70)[70:80]            # the real throw, then play
+    ti = detect_throw_in(T, _players(85), ball, UMPIRE)
+    assert ti.method == "ball" and ti.frame == 70 - RELEASE_LAG_FRAMES, ti

@@ -34,6 +34,10 @@ SLOW_THROW_SPEED = 0.03     # a throw along the camera's line of sight moves slo
                              # clean_lineup_pan, the camera behind the umpire: 0.047 box heights a frame) ...
 SLOW_THROW_SIGHTINGS = 4     # ... and counts when this many sightings drop from his box at this speed or more
 LINE_TOLERANCE = 0.05        # the third sighting's distance from the line, in box heights per frame since the first
+STILL_PX = 1.5               # a sighting outside the umpire's box within this many pixels (relative to him) of ...
+STILL_REPEATS = 3            # ... this many others within HELD_RECENT_FRAMES either side is a still fleck (a raised
+                             # mallet's head: a two-throw-in recording's second line-up had four in a row above
+                             # him, one per rank, seen by turns in an order that drew a throw), never a ball in flight
 SPEED_WINDOW_S = 0.4         # the players' speeds are measured over this long (noise ~1 yd/s, not ~5)
 HELD_CHECK_S = 1.0           # after a start of play from the players, look this long for a ball still in hand
 HELD_NEAR = 1.0              # "in hand": within this many umpire box heights of the box centre
@@ -76,7 +80,8 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     ground) that is away from where he held it, confirmed by a next sighting (within 3
     frames) that is not back in his hand; back-dated one frame to the release. A ball held
     still (its offset from his box centre unchanged, to a twentieth of his height; first seen
-    inside his box, grown by HAND_MARGIN) is not thrown; a lone sighting is not a throw, nor a
+    inside his box, grown by HAND_MARGIN) is not thrown; a still fleck outside his box
+    (_still_flecks) is not looked at; a lone sighting is not a throw, nor a
     slow one (THROW_SPEED; unless it drops from his box, _drops_from_hand), nor (unless the
     ball was seen in his hand first, within HELD_RECENT_FRAMES) two without a third in line
     with them. Sightings before frame `start` are not looked at.
@@ -97,6 +102,7 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     # A ball held still is in his hand only inside his box (grown by HAND_MARGIN of its
     # height): a fleck held still above his head is not a ball that can vouch for a throw.
     hand = inside_grown(ball_px, umpire_box, HAND_MARGIN)
+    idx = idx[~_still_flecks(idx, off, hand, recent)]
     held = None                                            # offset of the ball last seen in hand
     held_at = -1                                           # ... and its frame
     for k, a in enumerate(idx):
@@ -126,6 +132,20 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
             continue                                       # (after a ball seen in hand, two will do)
         return max(0, int(a) - scaled_frames(RELEASE_LAG_FRAMES, fps))
     return None
+
+
+def _still_flecks(idx: np.ndarray, off: np.ndarray, hand: np.ndarray, span: float) -> np.ndarray:
+    """(len(idx),) True for a sighting outside the umpire's box seen at the same place relative
+    to him (within STILL_PX) at least STILL_REPEATS more times within `span` frames either side:
+    a still thing (a raised mallet's head), not a ball in flight, which never comes back to a
+    place. The ball in his hand (inside his box) is left: it vouches for a throw."""
+    out = np.zeros(len(idx), bool)
+    for k, a in enumerate(idx):
+        if hand[a]:
+            continue
+        near = idx[(np.abs(idx - a) <= span) & (idx != a)]
+        out[k] = np.count_nonzero(np.hypot(*(off[near] - off[a]).T) <= STILL_PX) >= STILL_REPEATS
+    return out
 
 
 def _drops_from_hand(idx: np.ndarray, off: np.ndarray, h: np.ndarray, hand: np.ndarray, gap: int,
