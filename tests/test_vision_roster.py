@@ -121,3 +121,19 @@ def test_a_gap_guess_where_a_team_mate_track_sees_a_horse_is_masked():
     guessed_a[0, 3:9] = True
     _, xy4, _ = limit_roster(ident, [1, 2, 3, 4, 5], xy, TEAMS, 300.0, 160.0, guessed=guessed_a)
     assert np.isnan(xy4[0, 3:9, 0]).all() and np.isfinite(xy4[1]).all()
+
+
+def test_a_second_track_voted_the_other_team_on_one_horse_is_masked_where_it_doubles_him():
+    """A track on Red #1's horse voted blue, 0.15 yd from him for frames 5-14 (a five-throw-in
+    recording seen from afar: a 0.15-yd 'contact'), is masked there; an opponent in contact
+    stands a horse's width away and stays."""
+    F = 20
+    xy = np.full((3, F, 2), np.nan)
+    xy[0] = [148.75, 60.0]                 # Red #1 all clip long
+    xy[1, 5:15] = [148.85, 60.1]           # the double, voted blue
+    xy[1, 15:] = [151.2, 60.0]             # ...then on a blue horse across the line
+    xy[2] = [149.45, 60.0]                 # Blue #2 in contact, 0.7 yd away
+    out, xy2, roster = limit_roster({1: "red", 2: "blue", 3: "blue"}, [1, 2, 3], xy, TEAMS, 300.0, 160.0)
+    assert np.isnan(xy2[1, 5:15]).all() and np.isfinite(xy2[1, 15:]).all()
+    assert np.isfinite(xy2[[0, 2]]).all()
+    assert roster.doubled_positions == 10

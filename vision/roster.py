@@ -16,9 +16,10 @@ vote may make them tracks of a team. The documented degraded result:
   figures move by 0.03 yd at most; held-out, slow_returner_red2's p95 2.01 -> 0.98 yd, 5 of
   12 clips meeting every target instead of 4; jostling_at_centre, which fails either way,
   lost its one right event of 12).
-- two tracks of a team closer than DOUBLED_YD are one horse followed twice (no team-mate can
-  stand that close: horses are ~0.7 yd wide and 2.5 yd long); in such frames the track seen
-  in fewer frames is masked (seen on a re-rendered advancing_on_umpire: a second track on
+- two tracks of a team closer than DOUBLED_YD (of both teams: OPPONENTS_DOUBLED_YD, as
+  opponents in contact may be measured nearer than team-mates abreast) are one horse followed
+  twice (no two horses can stand that close: they are ~0.7 yd wide and 2.5 yd long); in such
+  frames the track seen in fewer frames is masked (seen on a re-rendered advancing_on_umpire: a second track on
   Red #1, 0.1 yd from the first, made a 5-yard event of its own).
 - a track's position carried across a gap (`guessed`: a straight-line guess, no sighting of
   its own) within GUESSED_DOUBLED_YD of a team-mate's track seen in that frame is masked there:
@@ -50,6 +51,7 @@ class Roster:
 
 
 DOUBLED_YD = 0.6
+OPPONENTS_DOUBLED_YD = 0.3  # opponents in contact stand ~0.7 yd apart (a horse's width), measured a few tenths nearer
 CROWDED_YD = 2.0         # closer than any two horses of a line-up rank
 GUESSED_DOUBLED_YD = 1.5   # a gap's guess this near a team-mate's sighting is that horse again
 
@@ -104,6 +106,19 @@ def limit_roster(identity: dict[int, str], tids: list[int], xy: np.ndarray, team
                 xy[b, twin] = np.nan
                 seen[b, twin] = False
                 roster.doubled_positions += int(twin.sum())
+    # Two tracks of opposing teams nearer than OPPONENTS_DOUBLED_YD are one horse too: a second
+    # track on a horse, voted the other team, made a contact 0.15 yd long on a five-throw-in
+    # recording seen from afar.
+    rows = sorted((k for team_rows in rows_of.values() for k in team_rows), key=lambda k: (-seen[k].sum(), tids[k]))
+    for i, a in enumerate(rows):
+        for b in rows[i + 1:]:
+            if ident.get(tids[a]) == ident.get(tids[b]):
+                continue
+            with np.errstate(invalid="ignore"):
+                twin = np.hypot(*(xy[a] - xy[b]).T) < OPPONENTS_DOUBLED_YD
+            xy[b, twin] = np.nan
+            seen[b, twin] = False
+            roster.doubled_positions += int(twin.sum())
     ump_rows = [k for k, tid in enumerate(tids) if ident.get(tid) == umpire_label]
     umpire = None
     if ump_rows:
