@@ -3,8 +3,9 @@
 Recordings (synth/recording.py): two throw-ins (a line-up and throw-in, play north, a goal off
 the picture, a second line-up with ends changed, a second throw-in: 17 s), rendered as it is,
 from a moved camera stand with another seed, and from farther back with a wider lens that keeps
-the play in view; five throw-ins in 54 s seen that way too (about 15 s to render a 17-s one,
-into --rendered DIR, reused there); and each of the twelve sample clips, one throw-in (or none) each. For each: the
+the play in view; five throw-ins in 54 s seen that way too, and by a camera that pans after
+the play and back to the centre for each line-up (about 15 s to render a 17-s one, into
+--rendered DIR, reused there); and each of the twelve sample clips, one throw-in (or none) each. For each: the
 line-ups found, whether each true throw-in lies inside a window found (and how many windows
 hold none), the scan's speed (seconds of footage per second, the models loaded once); then, for
 the recordings, `analyze` on each window with that throw-in's ends: the throw-in
@@ -31,21 +32,25 @@ from vision.video_io import Window  # noqa: E402
 
 SAMPLES = ROOT / "sample_videos"
 TWO, FIVE = [3.0, 14.0], [3.0, 14.0, 26.0, 40.0, 51.0]
-# name: (throw-in times, seed, camera stand moved by (dx, dy, dz) yd, focal length scaled by)
-RECORDINGS = {"two_throw_ins": (TWO, 101, (0, 0, 0), 1.0), "two_throw_ins_moved": (TWO, 902, (-6, -3, 2), 1.0),
-              "two_throw_ins_wide": (TWO, 903, (0, -10, 4), 0.6),    # the play in view throughout
-              "five_throw_ins_wide": (FIVE, 904, (3, -10, 4), 0.6)}
+# name: (throw-in times, seed, camera stand moved by (dx, dy, dz) yd, focal length scaled by, camera follows)
+RECORDINGS = {"two_throw_ins": (TWO, 101, (0, 0, 0), 1.0, False),
+              "two_throw_ins_moved": (TWO, 902, (-6, -3, 2), 1.0, False),
+              "two_throw_ins_wide": (TWO, 903, (0, -10, 4), 0.6, False),    # the play in view throughout
+              "five_throw_ins_wide": (FIVE, 904, (3, -10, 4), 0.6, False),
+              "five_throw_ins_pan": (FIVE, 905, (0, 0, 0), 1.0, True)}      # panning after the play and back
 
 
 def render_recording(name: str, out: Path) -> tuple[Path, list[dict]]:
     from synth.clip import render_clip
     from synth.recording import recording
     from synth.scenario import parse_scenario
-    times, seed, (mx, my, mz), zoom = RECORDINGS[name]
-    doc, throw_ins = recording(times, name=name, seed=seed)
+    times, seed, (mx, my, mz), zoom, follow = RECORDINGS[name]
+    doc, throw_ins = recording(times, name=name, seed=seed, follow=follow)
     x, y, z = doc["camera"]["position"]
     doc["camera"]["position"] = [x + mx, y + my, z + mz]
     doc["camera"]["focal_px"] *= zoom
+    for k in doc["camera"].get("keyframes", []):
+        k["focal_px"] *= zoom
     folder = out / name
     if not (folder / "clip.mp4").is_file():
         render_clip(parse_scenario(doc), folder, with_expected=False)

@@ -19,9 +19,12 @@ PLAY_S = 6.0          # from a throw-in until the teams ride back (a goal scored
 LINED_UP_S = 1.5      # the teams stand lined up this long before the throw-in
 
 
-def recording(times: list[float], name: str = "throw_ins", seed: int = 101) -> tuple[dict, list[dict]]:
+def recording(times: list[float], name: str = "throw_ins", seed: int = 101,
+              follow: bool = False) -> tuple[dict, list[dict]]:
     """A recording of a throw-in at each of `times` (seconds, at least 11 s apart; the first at
-    least 2 s in): (scenario document, [{"t": release time, "defending": {...}}, ...])."""
+    least 2 s in): (scenario document, [{"t": release time, "defending": {...}}, ...]). With
+    `follow` the camera pans (and zooms out a little) after the play and back to the centre
+    for the next line-up, as a cameraman would."""
     if times[0] < 2.0 or any(b - a < 11.0 for a, b in zip(times, times[1:])):
         raise ValueError("throw-ins at least 2 s in and 11 s apart: the teams must ride back between them")
     ump = _umpire()
@@ -57,10 +60,19 @@ def recording(times: list[float], name: str = "throw_ins", seed: int = 101) -> t
         last_hit = to
         plays.append((ti + 1.0, winner))
         out.append({"t": ti, "defending": dict(ends)})
+    centre, focal = (150.0, 66.0), 4200.0
+    keys = []
+    for n, ti in enumerate(times):                    # hold on the line-up, follow the play, come back
+        to = PLAYS[n % 2][3]
+        keys += [(ti + 0.9, centre, focal), (ti + 3.0, (0.5 * (centre[0] + to[0]), to[1]), focal * 0.8)]
+        if n + 1 < len(times):
+            keys += [(ti + PLAY_S, (0.5 * (centre[0] + to[0]), to[1]), focal * 0.8),
+                     (times[n + 1] - LINED_UP_S - 1.0, centre, focal)]
+    camera = _camera((132, -12, 9), centre, focal, keys if follow else None)
     doc = scenario_doc(name, f"{len(times)} throw-ins of one recording: after each, play rides off, a goal is scored "
-                       "off the picture, and the teams line up again with ends changed.",
-                       times[-1] + 3.0, _camera((132, -12, 9), (150, 66), 4200), [ump, *players.values(), ball],
-                       times[0], plays, seed=seed)
+                       "off the picture, and the teams line up again with ends changed"
+                       + (" (the camera following)." if follow else "."),
+                       times[-1] + 3.0, camera, [ump, *players.values(), ball], times[0], plays, seed=seed)
     return doc, out
 
 
