@@ -91,3 +91,24 @@ def test_fades_are_not_cuts_but_a_dip_to_black_between_two_views_is():
     dip = [a[:, :640] * k for k in ramp[::-1]] + [b[:, :640] * k for k in ramp]
     jumps = [det.jumped(f.astype(np.uint8)) for f in dip]
     assert sum(jumps) == 1 and 6 <= jumps.index(True) <= 9
+
+
+def test_a_camera_cut_between_the_calibrated_frame_and_the_window_is_one_clear_error(tmp_path):
+    """The camera is followed from the calibrated frame (0) to a window's start; a cut on the
+    way means the calibration does not hold in the window: one line, nothing written."""
+    import pytest
+
+    from vision.analyze_job import AnalyzeError
+    from vision.video_io import Window
+    side = load_sidecar(SAMPLES / "throw_in_near_boards" / "clip.mp4")
+    _two_shots(tmp_path / "cut.mp4", 30, 15)
+    opts = AnalyzeOptions(defending=side["defending"], calibration=side["calibration"],
+                          team_colours=side["team_colours"], window=Window(1.4, None))
+    with pytest.raises(AnalyzeError, match=r"camera cut at 1\.20 s \(frame 30\).*calibrate a frame") as err:
+        analyze_to_folder(tmp_path / "cut.mp4", tmp_path / "out", opts, detector=_Nothing())
+    assert "\n" not in str(err.value) and not (tmp_path / "out").exists()
+    # the same window in a clip of one shot: followed, analysed
+    opts = AnalyzeOptions(**{**opts.__dict__, "annotate": False})
+    report, _ = analyze_to_folder(SAMPLES / "throw_in_near_boards" / "clip.mp4", tmp_path / "one", opts,
+                                  detector=_Nothing(), debrief=False)
+    assert report["camera_lead_in"]["from_frame"] == 0 and report["camera_lead_in"]["to_frame"] == 34

@@ -52,6 +52,17 @@ def test_reader_can_iterate_twice(clip):
     reader.close()
 
 
+def test_every_nth_frame_only_and_the_right_pixels(clip):
+    """frames(every=3): frames 0, 3, 6 only (the others grabbed, not converted), each the
+    frame it says it is."""
+    with open_video(clip) as reader:
+        got = list(reader.frames(every=3))
+        assert [i for i, _, _ in got] == [0, 3, 6]
+        assert [i for i, _, _ in reader.frames(start=2, every=3)] == [3, 6]
+    for i, _, frame in got:
+        assert np.abs(frame.astype(int) - _frames(8)[i]).mean() < 6
+
+
 def test_written_file_is_browser_friendly(clip):
     data = clip.read_bytes()
     assert data[4:8] == b"ftyp"

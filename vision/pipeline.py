@@ -135,6 +135,7 @@ def _identities(voter: IdentityVoter, tids: list[int], xy: np.ndarray, lineup: n
 def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
             progress: Callable[[int, int], None] | None = None) -> Analysis:
     """Run the pipeline on a clip (no files written; see vision.outputs.write_outputs)."""
+    from vision.camera_lead_in import follow_to_window, lead_in_frames
     from vision.camera_motion import CameraMotionTracker
     started = time.perf_counter()
     video = Path(video)
@@ -164,6 +165,13 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                    motion_ball=MotionBallFinder() if opts.ball_motion else None,
                    hidden_horses=opts.hidden_horses, look_every=scaled_frames(3, fps / opts.stride))
     total, done = reader.n_window_frames, 0
+    # A window starting after the calibrated frame: the camera followed there first (vision.camera_lead_in).
+    lead_total = lead_in_frames(fit.calibration.frame, fps, opts.window) if camera is not None else 0
+    lead_in = None
+    if lead_total:
+        lead_in = follow_to_window(video, camera, fit.calibration.frame, fps, opts.window,
+                                   progress=(lambda n: progress(min(n, lead_total), lead_total + total))
+                                   if progress else None)
     decoded = []                          # the first and last frame decoded, (index, t): a window's bounds
     # Pass two (annotated.mp4) draws on these same frames: keep what fits the budget.
     kept = FrameStore(opts.frame_memory_mb if opts.annotate else 0)
@@ -187,7 +195,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
         done += 1
         decoded[1:] = [(int(index), round(float(t), 4))]
         if progress:
-            progress(done, max(total, done))
+            progress(lead_total + done, lead_total + max(total, done))
     reader.close()
     frames = obs.frames
     exchanges = exchange_swaps(frames, voter, obs.looks) if opts.split_swaps else []
@@ -278,6 +286,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     report["detector"] = {"model": str(getattr(detector, "path", None)), "runtime": getattr(detector, "runtime", None),
                           "openvino_precision": precision_name()}
     report["camera_cut"] = camera_cut
+    report["camera_lead_in"] = lead_in.to_dict() if lead_in is not None else None
     report["window"] = None if opts.window is None else {    # the frames decoded (analysed: `stride`)
         "start_s": opts.window.start_s, "end_s": opts.window.end_s, "first_frame": decoded[0][0],
         "first_t": decoded[0][1], "last_frame": decoded[-1][0]}

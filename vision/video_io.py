@@ -235,11 +235,12 @@ class VideoReader:
     def __iter__(self) -> Iterator[tuple[int, float, np.ndarray]]:
         return self.frames()
 
-    def frames(self, start: int = 0) -> Iterator[tuple[int, float, np.ndarray]]:
+    def frames(self, start: int = 0, every: int = 1) -> Iterator[tuple[int, float, np.ndarray]]:
         """Iterate from frame `start` and, with a window, over the window's frames only (the
         frames skipped are decoded but not converted nor yielded: `grab`; a start or a window
         more than SEEK_AFTER_S in is reached by a seek (to SEEK_MARGIN_S before a window),
-        checked against the container's times: `_seek`)."""
+        checked against the container's times: `_seek`). `every` N > 1: only frames whose
+        number is a multiple of N are yielded (the others grabbed)."""
         if self._cap is None:
             raise VideoError(f"{self.path}: reader is closed")
         if self._first is None:
@@ -257,12 +258,13 @@ class VideoReader:
             if index >= start and t >= t_from - 1e-6:
                 if t_to is not None and t >= t_to - 1e-6:
                     return                                   # the window ends here: not a truncation
-                if frame is None:
-                    ok, frame = self._cap.retrieve()
-                    if not ok:
-                        break
-                yield index, t, frame
-                seen += 1
+                if index % every == 0:
+                    if frame is None:
+                        ok, frame = self._cap.retrieve()
+                        if not ok:
+                            break
+                    yield index, t, frame
+                    seen += 1
             last_t = t
             index += 1
             frame = None
