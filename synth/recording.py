@@ -23,8 +23,8 @@ def recording(times: list[float], name: str = "throw_ins", seed: int = 101,
               follow: bool = False) -> tuple[dict, list[dict]]:
     """A recording of a throw-in at each of `times` (seconds, at least 11 s apart; the first at
     least 2 s in): (scenario document, [{"t": release time, "defending": {...}}, ...]). With
-    `follow` the camera pans (and zooms out a little) after the play and back to the centre
-    for the next line-up, as a cameraman would."""
+    `follow` the camera pans (and zooms out a little) after the play and back to the line-up
+    for the next one, as a cameraman would: never quite to the calibrated view of frame 0."""
     if times[0] < 2.0 or any(b - a < 11.0 for a, b in zip(times, times[1:])):
         raise ValueError("throw-ins at least 2 s in and 11 s apart: the teams must ride back between them")
     ump = _umpire()
@@ -64,10 +64,14 @@ def recording(times: list[float], name: str = "throw_ins", seed: int = 101,
     keys = []
     for n, ti in enumerate(times):                    # hold on the line-up, follow the play, come back
         to = PLAYS[n % 2][3]
-        keys += [(ti + 0.9, centre, focal), (ti + 3.0, (0.5 * (centre[0] + to[0]), to[1]), focal * 0.8)]
-        if n + 1 < len(times):
+        if not n:
+            keys.append((ti + 0.9, centre, focal))
+        keys.append((ti + 3.0, (0.5 * (centre[0] + to[0]), to[1]), focal * 0.8))
+        if n + 1 < len(times):                         # back on the line-up, not quite as before
+            again = (centre[0] + (1.5 if n % 2 else -1.5), centre[1] - 1.0)
             keys += [(ti + PLAY_S, (0.5 * (centre[0] + to[0]), to[1]), focal * 0.8),
-                     (times[n + 1] - LINED_UP_S - 1.0, centre, focal)]
+                     (times[n + 1] - LINED_UP_S - 1.0, again, focal * (0.95 if n % 2 else 1.05)),
+                     (times[n + 1] + 0.9, again, focal * (0.95 if n % 2 else 1.05))]
     camera = _camera((132, -12, 9), centre, focal, keys if follow else None)
     doc = scenario_doc(name, f"{len(times)} throw-ins of one recording: after each, play rides off, a goal is scored "
                        "off the picture, and the teams line up again with ends changed"
