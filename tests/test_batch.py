@@ -386,7 +386,8 @@ def test_a_recordings_throw_ins_from_its_sidecar_each_get_a_folder_and_a_row(tmp
     ({"throw_ins": [{"start": 1, "throw_in_frame": -2}]}, "throw_in_frame: expected a frame number"),
     ({"throw_ins": [{"start": 1, "defending": {"red": "south"}}]}, "defending"),
     ({"throw_ins": [{"start": 1}, {"throw_in_frame": 3}]}, r"throw_ins\[1\]: give its start"),
-    ({"throw_ins": [{"start": 1, "defending": {"red": "south", "blue": None}}]}, "defending")])
+    ({"throw_ins": [{"start": 1, "defending": {"red": "south", "blue": None}}]}, "defending"),
+    ({"throw_ins": [{"start": 1, "calibration": 7}]}, r"throw_ins\[0\]: calibration: expected a path")])
 def test_bad_throw_in_lists_are_refused_in_one_line(tmp_path, bad, message):
     clip = _copy_sample("clean_lineup", tmp_path / "rec")
     side = tmp_path / "rec" / "clip.polo.json"
@@ -394,3 +395,19 @@ def test_bad_throw_in_lists_are_refused_in_one_line(tmp_path, bad, message):
     from vision.sidecar import load_sidecar
     with pytest.raises(SidecarError, match=message):
         load_sidecar(clip)
+
+
+def test_a_throw_in_may_have_its_own_calibration(tmp_path):
+    """Broadcast footage cuts to other views: a throw-in's own calibration (a path relative to
+    the sidecar, or the object) wins over the file's, as its own ends do."""
+    from vision.batch import BatchSettings, clip_options
+    clip = _copy_sample("clean_lineup", tmp_path / "rec")
+    side = tmp_path / "rec" / "clip.polo.json"
+    own = {"points": [], "frame": 90}
+    side.write_text(json.dumps({**json.loads(side.read_text()), "throw_ins": [
+        {"start": 0, "end": 2}, {"start": 2, "end": 4, "calibration": "second-shot.json"},
+        {"start": 4, "calibration": own}]}))
+    settings = BatchSettings()
+    assert clip_options(clip, settings, 0).calibration == str((tmp_path / "rec" / "calibration.json").resolve())
+    assert clip_options(clip, settings, 1).calibration == str((tmp_path / "rec" / "second-shot.json").resolve())
+    assert clip_options(clip, settings, 2).calibration == own

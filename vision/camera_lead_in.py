@@ -60,7 +60,8 @@ def follow_to_window(video: str | Path, camera, calibration_frame: int, fps: flo
                 raise SettingsError(
                     f"a camera cut at {t:.2f} s (frame {index}) lies between the calibrated frame "
                     f"{calibration_frame} and the part to analyse ({window.describe()}): the calibration does not "
-                    f"hold past it; calibrate a frame in that part (polo-lineup calibrate VIDEO --frame N)")
+                    f"hold past it; calibrate a frame in that part (polo-lineup calibrate VIDEO --frame N; in a sidecar's "
+                    f"throw_ins, as that throw-in's own calibration)")
             step = camera.update(frame)
             n += 1
             lost += int(not step.ok)

@@ -15,8 +15,10 @@ Format (every key optional; command-line options win over the file):
 or, for a recording of several throw-ins, instead of start/end (`batch` judges each in its own
 output folder, CLIP@2m13s/; `analyze` wants --start/--end then):
   {"throw_ins": [{"start": "2:13", "end": "2:41"},
-                 {"start": "9:05", "end": "9:30", "throw_in_frame": 13660, "defending": {"red": "north", "blue": "south"}}]}
-(a throw-in's own `defending` wins: the teams change ends after every goal)
+                 {"start": "9:05", "end": "9:30", "throw_in_frame": 13660, "defending": {"red": "north", "blue": "south"},
+                  "calibration": "after-the-cut.calibration.json"}]}
+(a throw-in's own `defending` and `calibration` win: the teams change ends after every goal, and
+broadcast footage cuts to other views: calibrate a frame of that throw-in's own shot)
 """
 from __future__ import annotations
 
@@ -26,7 +28,8 @@ from typing import Any
 
 KEYS = {"defending", "calibration", "team_colours", "throw_in_frame", "field", "hidden_horses", "start", "end",
         "throw_ins"}
-PART_KEYS = {"start", "end", "throw_in_frame", "defending"}   # ends change after every goal: a throw-in's own
+PART_KEYS = {"start", "end", "throw_in_frame", "defending", "calibration"}   # a throw-in's own win: ends change
+                                                                          # after every goal, a camera after a cut
 
 
 class SidecarError(ValueError):
@@ -115,6 +118,7 @@ def load_sidecar(video: str | Path) -> dict:
             raise SidecarError(f"{path}: throw_ins: expected a list of objects with start and end")
         if "start" in out or "end" in out or "throw_in_frame" in out:
             raise SidecarError(f"{path}: give start, end and throw_in_frame inside each of throw_ins, not beside them")
+        out["throw_ins"] = parts = [dict(p) for p in parts]
         for k, part in enumerate(parts):
             where = f"{path}: throw_ins[{k}]"
             unknown = set(part) - PART_KEYS
@@ -125,6 +129,10 @@ def load_sidecar(video: str | Path) -> dict:
             _check_window(part, where)
             if "defending" in part and not defending_ok(part["defending"]):
                 raise SidecarError(f"{where}: defending: name two teams, one defending south and one north")
+            if isinstance(part.get("calibration"), str):
+                part["calibration"] = str((path.parent / part["calibration"]).resolve())
+            elif "calibration" in part and not isinstance(part["calibration"], dict):
+                raise SidecarError(f"{where}: calibration: expected a path or the calibration object")
         labels = [part_label(w) for w in windows(out)]
         if len(set(labels)) != len(labels):
             raise SidecarError(f"{path}: throw_ins: two of them start at the same time")
