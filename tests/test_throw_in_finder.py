@@ -176,3 +176,17 @@ def test_after_goals_needs_the_first_throw_ins_ends(tmp_path, capsys):
     rc = main(["find-throw-ins", str(tmp_path / "clip.mp4"), "--quiet", "--write", "--after-goals"])
     assert rc == 2 and "--defending" in capsys.readouterr().err
     assert not (tmp_path / "clip.polo.json").exists()
+
+
+def test_several_recordings_in_one_run_a_failing_one_said_and_the_others_go_on(tmp_path, capsys):
+    """One detector for all; a video that cannot be read is one line on stderr, the others are
+    scanned; exit status 1; --json prints one list."""
+    for name in ("clip.mp4", "calibration.json", "clip.polo.json"):
+        shutil.copy(SAMPLES / "clean_lineup" / name, tmp_path / name)
+    (tmp_path / "broken.mp4").write_bytes(b"not a video")
+    rc = main(["find-throw-ins", str(tmp_path / "broken.mp4"), str(tmp_path / "clip.mp4"), "--json", "--quiet"])
+    cap = capsys.readouterr()
+    assert rc == 1
+    (found,) = json.loads(cap.out)
+    assert found["video"].endswith("clip.mp4") and len(found["throw_ins"]) == 1
+    assert "broken.mp4: error:" in cap.err and "1 of 2 videos failed" in cap.err and "Traceback" not in cap.err

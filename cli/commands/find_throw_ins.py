@@ -12,27 +12,52 @@ PLACEHOLDER_TEAMS = {"team-a": "south", "team-b": "north"}    # names only: the 
 
 
 def run(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
-    from cli.commands.analyze import parse_colours, parse_defending
-    from vision.analyze_job import AnalyzeError
     from vision.detect import ModelError, parse_class_map
-    from vision.errors import CalibrationError, SettingsError, VideoError
-    from vision.pipeline import AnalyzeOptions
-    from vision.sidecar import (SidecarError, check_throw_ins_writable, load_sidecar, window_setting,
-                                write_throw_ins)
-    from vision.throw_in_finder import clock, scan, sidecar_entries
     if args.rate <= 0:
         raise UserError("--rate must be more than 0 frames a second")
     if args.after_goals and not args.write:
         raise UserError("--after-goals says what --write writes: give --write too")
     try:
-        side = load_sidecar(args.video)
         class_map = parse_class_map(args.class_map)
+    except ModelError as exc:
+        raise UserError(str(exc)) from None
+    shared: dict = {}                          # the detector, loaded once for every video
+    if len(args.video) == 1:
+        rc = _one(args.video[0], args, class_map, shared)
+        if args.json:
+            print(json.dumps(shared["json"][0], indent=1))
+        return rc
+    failed = 0
+    for video in args.video:                   # several: a failing one is said, the others go on
+        try:
+            _one(video, args, class_map, shared)
+        except UserError as exc:
+            failed += 1
+            print(f"polo-lineup find-throw-ins: {video}: error: {exc}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(shared.get("json", []), indent=1))
+    if failed:
+        print(f"{failed} of {len(args.video)} videos failed", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _one(video: str, args: argparse.Namespace, class_map, shared: dict) -> int:
+    from tqdm import tqdm
+
+    from cli.commands.analyze import parse_colours, parse_defending
+    from vision.analyze_job import AnalyzeError
+    from vision.detect import ModelError
+    from vision.errors import CalibrationError, SettingsError, VideoError
+    from vision.pipeline import AnalyzeOptions
+    from vision.sidecar import (SidecarError, check_throw_ins_writable, load_sidecar, window_setting,
+                                write_throw_ins)
+    from vision.throw_in_finder import clock, scan, sidecar_entries
+    try:
+        side = load_sidecar(video)
         window = window_setting(args.start, args.end, side)     # (a sidecar with throw_ins has no start/end)
         if args.write:
-            check_throw_ins_writable(args.video, args.replace)   # before a long scan, not after
-    except (SidecarError, ModelError) as exc:
+            check_throw_ins_writable(video, args.replace)        # before a long scan, not after
+    except SidecarError as exc:
         raise UserError(str(exc)) from None
     except ValueError as exc:
         raise UserError(f"--start/--end: {exc}") from None
@@ -56,13 +81,17 @@ def run(args: argparse.Namespace) -> int:
 
     def progress(done: int, total: int) -> None:
         if not bars:
-            bars.append(tqdm(desc=Path(args.video).name, unit="frame", disable=args.quiet, leave=False))
+            bars.append(tqdm(desc=Path(video).name, unit="frame", disable=args.quiet, leave=False))
         if total and bars[0].total != total:
             bars[0].total = total
         bars[0].n = done
         bars[0].refresh()
     try:
-        found = scan(args.video, opts, progress=progress, rate=args.rate)
+        if "detector" not in shared:
+            from vision.detect import Detector
+            shared["detector"] = Detector(args.model, class_map=class_map, conf=args.conf, runtime=args.runtime,
+                                          ball_model="none")
+        found = scan(video, opts, detector=shared["detector"], progress=progress, rate=args.rate)
     except AnalyzeError as exc:
         raise UserError(str(exc)) from None
     except (VideoError, CalibrationError, ModelError, SettingsError) as exc:
@@ -77,13 +106,14 @@ def run(args: argparse.Namespace) -> int:
         for k, entry in enumerate(entries):         # ends change after every goal
             entry["defending"] = {t: (e if k % 2 == 0 else ("north" if e == "south" else "south"))
                                   for t, e in defending.items()}
-    if args.json:
-        print(json.dumps({"video": str(args.video), "stride": found.stride, "frames_looked": found.frames_looked,
-                          "camera_cut": found.camera_cut, "seconds": round(found.seconds, 2),
-                          "lineups": [{**lu.to_dict(), "sides_seen": s} for lu, s in zip(found.lineups, found.sides)],
-                          "throw_ins": entries}, indent=1))
+    if args.json:                                   # printed by run(): one object, or a list of them
+        shared.setdefault("json", []).append({
+            "video": str(video), "stride": found.stride, "frames_looked": found.frames_looked,
+            "camera_cut": found.camera_cut, "seconds": round(found.seconds, 2),
+            "lineups": [{**lu.to_dict(), "sides_seen": s} for lu, s in zip(found.lineups, found.sides)],
+            "throw_ins": entries})
     else:
-        print(f"{args.video}: {len(found.lineups)} line-up(s) in {found.duration_s:.1f} s of footage "
+        print(f"{video}: {len(found.lineups)} line-up(s) in {found.duration_s:.1f} s of footage "
               f"({found.frames_looked} frames looked at, every {found.stride}; {found.seconds:.1f} s)")
         for k, (lu, s) in enumerate(zip(found.lineups, found.sides), 1):
             seen = f"; south of the line: {s['south']}, north: {s['north']}" if s else ""
@@ -98,12 +128,12 @@ def run(args: argparse.Namespace) -> int:
             print("no line-up found: the sidecar is left as it is", file=say)
             return 0
         try:
-            path = write_throw_ins(args.video, entries, replace=args.replace)
+            path = write_throw_ins(video, entries, replace=args.replace)
         except SidecarError as exc:
             raise UserError(str(exc)) from None
         check = "" if args.after_goals else " check each one's `defending` (the ends change after every goal), then"
         print(f"wrote {len(entries)} throw-in(s) to {path}:{check} judge them with "
-              f"`polo-lineup batch {Path(args.video).parent} --out OUT`", file=say)
+              f"`polo-lineup batch {Path(video).parent} --out OUT`", file=say)
     return 0
 
 
@@ -115,7 +145,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "throw-in). --write puts them into the clip's sidecar as throw_ins, which "
                                    "`polo-lineup batch` judges one by one. Calibration, field and team colours "
                                    "come from the sidecar as for analyze.")
-    p.add_argument("video", help="the recording (any format OpenCV reads)")
+    p.add_argument("video", nargs="+", help="the recording(s) (any format OpenCV reads; several: the detector is "
+                   "loaded once, a failing one is said and the others go on, exit status 1)")
     p.add_argument("--calibration", default=None,
                    help="calibration JSON (default: the sidecar's, else calibration.json beside the video)")
     p.add_argument("--defending", default=None,
