@@ -88,17 +88,23 @@ def window_setting(start: str | float | None, end: str | float | None, side: dic
         raise ValueError(str(exc)) from None
 
 
-def load_sidecar(video: str | Path) -> dict:
-    """The sidecar's settings (calibration resolved to an absolute path), or {} when there is none."""
-    path = sidecar_path(video)
-    if path is None:
-        return {}
+def _read_object(path: Path) -> dict:
+    """The JSON object in `path`; SidecarError (one line) when it cannot be read or is not one."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise SidecarError(f"{path}: cannot read: {exc}") from None
     if not isinstance(data, dict):
         raise SidecarError(f"{path}: expected a JSON object")
+    return data
+
+
+def load_sidecar(video: str | Path) -> dict:
+    """The sidecar's settings (calibration resolved to an absolute path), or {} when there is none."""
+    path = sidecar_path(video)
+    if path is None:
+        return {}
+    data = _read_object(path)
     unknown = set(data) - KEYS
     if unknown:
         raise SidecarError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}")
@@ -191,12 +197,7 @@ def check_throw_ins_writable(video: str | Path, replace: bool = False) -> dict:
     path = sidecar_path(video)
     if path is None:
         return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SidecarError(f"{path}: cannot read: {exc}") from None
-    if not isinstance(data, dict):
-        raise SidecarError(f"{path}: expected a JSON object")
+    data = _read_object(path)
     clash = sorted({"throw_ins", "start", "end", "throw_in_frame"} & set(data))
     if clash and not replace:
         raise SidecarError(f"{path} already gives {', '.join(clash)}: --replace to put the throw-ins found in "

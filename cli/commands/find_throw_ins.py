@@ -141,8 +141,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("find-throw-ins", help="find the line-ups of a whole recording (a chukker, a game)",
                        description="Run the detector and tracker over a recording at a few frames a second and "
                                    "list where the teams line up at the centre: each line-up, with the part of the "
-                                   "recording to judge around it (from a few seconds before to a few after its "
-                                   "throw-in). --write puts them into the clip's sidecar as throw_ins, which "
+                                   "recording to judge (from when it is seen formed to 10 s after it breaks up "
+                                   "at the throw-in). --write puts them into the clip's sidecar as throw_ins, which "
                                    "`polo-lineup batch` judges one by one. Calibration, field and team colours "
                                    "come from the sidecar as for analyze.")
     p.add_argument("video", nargs="+", help="the recording(s) (any format OpenCV reads; several: the detector is "
