@@ -67,6 +67,11 @@ def console_summary(report: dict) -> str:
     if part:
         lines[0] += f"; {part}"
     lines[1:1] = [f"calibration: {w}" for w in report["calibration"].get("warnings") or []]
+    lead = report.get("camera_lead_in")
+    if lead:                      # vision.camera_lead_in: the moving camera followed up to the window
+        lost = f", {lead['lost']} steps lost" if lead["lost"] else ""
+        lines.insert(1, f"camera: followed from the calibrated frame {lead['from_frame']} to frame {lead['to_frame']} "
+                        f"({lead['frames_followed']} frames, {lead['seconds']:.1f} s{lost})")
     if not report["events"]:
         lines.append("no Rule 20 violation")
     for ev in report["events"]:

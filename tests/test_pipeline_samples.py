@@ -159,3 +159,5 @@ def test_a_window_of_a_panning_clip_starts_where_the_camera_has_gone(tmp_path):
     assert lead["from_frame"] == 0 and 96 <= lead["to_frame"] <= 99 and lead["lost"] == 0, lead
     score = evaluate_report(report, truth)
     assert score["position_error_median_yd"] <= 1.0 and score["position_coverage"] >= 0.6, score
+    from reports.writers import console_summary
+    assert console_summary(report).splitlines()[1].startswith("camera: followed from the calibrated frame 0 to frame")
