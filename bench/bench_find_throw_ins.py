@@ -8,7 +8,8 @@ the play and back to the centre for each line-up (about 15 s to render a 17-s on
 --rendered DIR, reused there); and each of the twelve sample clips, one throw-in (or none) each. For each: the
 line-ups found, whether each true throw-in lies inside a window found (and how many windows
 hold none), the scan's speed (seconds of footage per second, the models loaded once); then, for
-the recordings, `analyze` on each window with that throw-in's ends: the throw-in
+the recordings, `analyze` on each window with that throw-in's ends (and, where the camera
+moved, the calibration the scan followed it to, as `find-throw-ins --write` writes): the throw-in
 frame found against the truth, and the events (none are true: every line-up is clean).
 
     .venv/bin/python bench/bench_find_throw_ins.py [--rendered DIR] [--no-samples]
@@ -98,9 +99,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         from vision.pipeline import analyze
         fps = 25.0
-        for (a, b), ti in zip(wins, tis):
-            o = AnalyzeOptions(defending=ti["defending"], calibration=cal, team_colours=side.get("team_colours"),
-                               annotate=False, window=Window(a, b))
+        for (a, b), ti, own in zip(wins, tis, found.calibrations):
+            o = AnalyzeOptions(defending=ti["defending"], calibration=own or cal,    # as batch on what --write writes
+                               team_colours=side.get("team_colours"), annotate=False, window=Window(a, b))
             rep = analyze(clip, o, detector=full_detector()).report
             judged.append(f"| {name} | {clock(a)}-{clock(b)} | {rep['throw_in']['frame']} ({round(ti['t'] * fps)}) | "
                           f"{', '.join(e['code'] for e in rep['events']) or 'none'} |")

@@ -190,3 +190,27 @@ def test_several_recordings_in_one_run_a_failing_one_said_and_the_others_go_on(t
     (found,) = json.loads(cap.out)
     assert found["video"].endswith("clip.mp4") and len(found["throw_ins"]) == 1
     assert "broken.mp4: error:" in cap.err and "1 of 2 videos failed" in cap.err and "Traceback" not in cap.err
+
+
+def test_a_moving_cameras_view_at_a_window_becomes_that_throw_ins_own_calibration():
+    """The scan follows the camera; where it has moved by a window's start, the view there is
+    written as the throw-in's calibration (points on the field through the followed
+    homography, its frame), which the calibration reader accepts and fits back; a camera that
+    has not moved gets none."""
+    from vision.homography import calibrate, for_frame_size, image_to_field
+    from vision.throw_in_finder import moving_calibration
+    side = load_sidecar(SAMPLES / "clean_lineup" / "clip.mp4")
+    H0 = for_frame_size(calibrate(side["calibration"]), (1280, 720)).H
+    assert moving_calibration(H0, H0, 300, True, (1280, 720), 300.0, 160.0) is None
+    pan = np.array([[1.0, 0.0, 8.0], [0.0, 1.0, 1.5], [0.0, 0.0, 1.0]])      # 8 yd north, 1.5 yd east
+    H = pan @ H0
+    cal = moving_calibration(H0, H, 300, True, (1280, 720), 300.0, 160.0)
+    assert cal["frame"] == 300 and len(cal["points"]) >= 4
+    assert moving_calibration(H0, H, 300, False, (1280, 720), 300.0, 160.0) is None    # a lost step: no guess
+    assert moving_calibration(None, H0, 300, True, (1280, 720), 300.0, 160.0) is not None
+    fit = calibrate(cal)
+    assert fit.calibration.frame == 300 and fit.rms_yd < 0.05
+    px = np.array([[640.0, 500.0], [200.0, 650.0]])
+    assert np.allclose(image_to_field(fit.H, px), image_to_field(H, px), atol=0.05)
+    (entry,) = sidecar_entries([LineUp(12.0, 15.0, 8, 12.0, 25.0)], [cal])
+    assert entry["calibration"] is cal

@@ -119,9 +119,14 @@ def find_lineups(t: np.ndarray, xy: np.ndarray, centre_x: float, duration_s: flo
     return found
 
 
-def sidecar_entries(lineups: list[LineUp]) -> list[dict]:
-    """The sidecar's `throw_ins` for these line-ups: start and end as m:ss.s text."""
-    return [{"start": clock(lu.window_start_s), "end": clock(lu.window_end_s)} for lu in lineups]
+def sidecar_entries(lineups: list[LineUp], calibrations: list[dict | None] | None = None) -> list[dict]:
+    """The sidecar's `throw_ins` for these line-ups: start and end as m:ss.s text, and each
+    one's own calibration where given (a moving camera: Scan.calibrations)."""
+    out = [{"start": clock(lu.window_start_s), "end": clock(lu.window_end_s)} for lu in lineups]
+    for entry, cal in zip(out, calibrations or []):
+        if cal is not None:
+            entry["calibration"] = cal
+    return out
 
 
 def clock(seconds: float) -> str:
@@ -143,6 +148,8 @@ class Scan:
     camera_cut: dict | None      # where the scan stopped (vision.scene_cuts), if it did
     sides: list[dict | None]     # per line-up, the side of the line each team stood on ({"south": team, ...}), if named
     seconds: float
+    calibrations: list[dict | None] | None = None   # per line-up, the camera as followed to its window's start
+                                                     # (a calibration document), where it moved (moving_calibration)
 
 
 def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE) -> Scan:
@@ -170,8 +177,47 @@ def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE) -> 
     lineups = find_lineups(b.t, xy, b.field.centre_x, float(end), first_s=first, umpires=ump)
     named = team_hints(opts) is not None
     sides = [_sides(b, lu) if named else None for lu in lineups]
+    frames = analysis.frames
+    # Compared with the calibrated frame's: the first looked at, unless the camera was followed to it.
+    H0 = frames[0].H if frames and not analysis.report.get("camera_lead_in") else None
+    cals = []
+    for lu in lineups:
+        k = min(int(np.searchsorted(b.t, lu.window_start_s - 1e-6)), len(frames) - 1)
+        cals.append(moving_calibration(H0, frames[k].H, frames[k].index, frames[k].camera_ok,
+                                       info.size, b.field.length_yd, b.field.width_yd) if frames else None)
     return Scan(lineups, stride, len(b.t), float(end) - first, analysis.report.get("camera_cut"), sides,
-                time.perf_counter() - started)
+                time.perf_counter() - started, cals)
+
+
+MOVED_YD = 0.25          # the camera has moved when a point of the picture lands this far from where it did
+
+
+def moving_calibration(H0: np.ndarray | None, H: np.ndarray, frame: int, ok: bool, size: tuple[int, int],
+                       length_yd: float, width_yd: float, grid: int = 5) -> dict | None:
+    """A calibration document for `frame`, whose image → field homography the scan's camera
+    tracker followed to (`H`; `H0` its first frame's): points of a grid over the lower two
+    thirds of the picture that fall on the field, with the yards `H` gives them. None when the
+    camera has not moved (every point within MOVED_YD of where `H0` puts it; `H0` None: the
+    calibrated frame was not looked at, so it may have), the step there was
+    lost (`ok` False), or fewer than four points fall on the field. A window judged with it
+    needs no camera lead-in (vision.camera_lead_in) from the recording's calibrated frame."""
+    from vision.homography import image_to_field
+    if not ok:
+        return None
+    w, h = size
+    px = np.array([(u * w, v * h) for v in np.linspace(0.4, 0.95, grid - 1) for u in np.linspace(0.08, 0.92, grid)])
+    yd = image_to_field(H, px, front_only=True)
+    with np.errstate(invalid="ignore"):
+        moved = np.inf if H0 is None else np.nanmax(np.hypot(*(yd - image_to_field(H0, px, front_only=True)).T)) \
+            if np.isfinite(yd).any() else 0.0
+        on = np.isfinite(yd).all(axis=1) & (yd[:, 0] >= 0) & (yd[:, 0] <= length_yd) \
+            & (yd[:, 1] >= 0) & (yd[:, 1] <= width_yd)
+    if not moved > MOVED_YD or np.count_nonzero(on) < 4:
+        return None
+    points = [{"name": f"tracked_{k}", "px": [round(float(u), 1), round(float(v), 1)],
+               "yd": [round(float(x), 3), round(float(y), 3)]} for k, ((u, v), (x, y)) in enumerate(zip(px[on], yd[on]))]
+    return {"image_size": [int(w), int(h)], "field": {"length_yd": length_yd, "width_yd": width_yd},
+            "points": points, "frame": int(frame)}
 
 
 def _sides(b, lu: LineUp) -> dict | None:

@@ -101,7 +101,7 @@ def _one(video: str, args: argparse.Namespace, class_map, shared: dict) -> int:
     finally:
         for bar in bars:
             bar.close()
-    entries = sidecar_entries(found.lineups)
+    entries = sidecar_entries(found.lineups, found.calibrations)
     if args.after_goals:
         for k, entry in enumerate(entries):         # ends change after every goal
             entry["defending"] = {t: (e if k % 2 == 0 else ("north" if e == "south" else "south"))
