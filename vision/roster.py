@@ -19,8 +19,8 @@ vote may make them tracks of a team. The documented degraded result:
 - two tracks of a team closer than DOUBLED_YD (of both teams: OPPONENTS_DOUBLED_YD, as
   opponents in contact may be measured nearer than team-mates abreast) are one horse followed
   twice (no two horses can stand that close: they are ~0.7 yd wide and 2.5 yd long); in such
-  frames the track seen in fewer frames is masked (seen on a re-rendered advancing_on_umpire: a second track on
-  Red #1, 0.1 yd from the first, made a 5-yard event of its own).
+  frames the track seen in fewer frames is masked (seen on a re-rendered advancing_on_umpire:
+  a second track on Red #1, 0.1 yd from the first, made a 5-yard event of its own).
 - a track's position carried across a gap (`guessed`: a straight-line guess, no sighting of
   its own) within GUESSED_DOUBLED_YD of a team-mate's track seen in that frame is masked there:
   team-mates in a line-up stand a horse's length apart (2.4-2.9 yd on the samples), so a guess

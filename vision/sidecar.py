@@ -32,6 +32,9 @@ PART_KEYS = {"start", "end", "throw_in_frame", "defending", "calibration"}   # a
                                                                           # after every goal, a camera after a cut
 
 
+REPLACED_BY_THROW_INS = {"throw_ins", "start", "end", "throw_in_frame"}   # what a written throw_ins list replaces
+
+
 class SidecarError(ValueError):
     pass
 
@@ -182,7 +185,7 @@ def write_throw_ins(video: str | Path, throw_ins: list[dict], replace: bool = Fa
     from reports.atomic import write_json
     video = Path(video)
     data = check_throw_ins_writable(video, replace)
-    for key in ("throw_ins", "start", "end", "throw_in_frame"):
+    for key in REPLACED_BY_THROW_INS:
         data.pop(key, None)
     data["throw_ins"] = throw_ins
     target = video.with_name(video.stem + ".polo.json")
@@ -198,7 +201,7 @@ def check_throw_ins_writable(video: str | Path, replace: bool = False) -> dict:
     if path is None:
         return {}
     data = _read_object(path)
-    clash = sorted({"throw_ins", "start", "end", "throw_in_frame"} & set(data))
+    clash = sorted(REPLACED_BY_THROW_INS & set(data))
     if clash and not replace:
         raise SidecarError(f"{path} already gives {', '.join(clash)}: --replace to put the throw-ins found in "
                            "their place")
