@@ -112,3 +112,16 @@ def test_a_camera_cut_between_the_calibrated_frame_and_the_window_is_one_clear_e
     report, _ = analyze_to_folder(SAMPLES / "throw_in_near_boards" / "clip.mp4", tmp_path / "one", opts,
                                   detector=_Nothing(), debrief=False)
     assert report["camera_lead_in"]["from_frame"] == 0 and report["camera_lead_in"]["to_frame"] == 34
+
+
+def test_the_throw_in_scan_stops_at_a_camera_cut_and_says_where(tmp_path):
+    """find-throw-ins' scan: the calibration holds for one shot, so the scan ends at the cut,
+    and the windows it gives stay before it."""
+    from vision.throw_in_finder import scan
+    side = load_sidecar(SAMPLES / "throw_in_near_boards" / "clip.mp4")
+    _two_shots(tmp_path / "cut.mp4", 30, 15)
+    opts = AnalyzeOptions(defending=side["defending"], calibration=side["calibration"],
+                          team_colours=side["team_colours"])
+    found = scan(tmp_path / "cut.mp4", opts, detector=_Nothing(), rate=25.0)
+    assert found.camera_cut == {"frame": 30, "t": 1.2}
+    assert found.duration_s == 1.2 and found.frames_looked == 30 and found.lineups == []
