@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from cli.main import main
 from synth.motion import sample_motion
@@ -214,3 +215,26 @@ def test_a_moving_cameras_view_at_a_window_becomes_that_throw_ins_own_calibratio
     assert np.allclose(image_to_field(fit.H, px), image_to_field(H, px), atol=0.05)
     (entry,) = sidecar_entries([LineUp(12.0, 15.0, 8, 12.0, 25.0)], [cal])
     assert entry["calibration"] is cal
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 10), st.integers(0, 3), st.integers(2, 80), st.floats(0.04, 0.5), st.integers(0, 2 ** 31 - 1),
+       st.floats(0.0, 5.0))
+def test_windows_are_in_order_apart_and_inside_the_footage_whatever_the_positions(P, U, F, dt, seed, first):
+    """Any positions (players and umpires scattered about the line, standing or riding, some
+    unplaced): the line-ups come in time order, each inside its own window, the windows apart
+    and inside [first, duration]."""
+    rng = np.random.default_rng(seed)
+    t = first + np.arange(F) * dt
+    xy = C + rng.choice([-1.5, 1.5], (P, 1, 1)) + rng.normal(0, 4, (P, F, 2)).cumsum(axis=1) \
+        * rng.choice([0.0, 0.3], (P, 1, 1))                # standing by the line, or wandering
+    xy[..., 1] += 60.0
+    xy[rng.random((P, F)) < 0.2] = np.nan
+    ump = np.stack([np.full((F,), C + rng.normal(0, 3)), np.full((F,), 58.0)], 1)[None].repeat(U, 0)
+    duration = float(t[-1] + dt)
+    found = find_lineups(t, xy, C, duration, first_s=first, umpires=ump if U else None)
+    for lu in found:
+        assert first <= lu.window_start_s <= lu.start_s <= lu.end_s <= lu.window_end_s <= duration
+        assert lu.end_s - lu.start_s >= 1.0 - 1e-9 and lu.players >= 3
+    for a, b in zip(found, found[1:]):
+        assert a.end_s < b.start_s and a.window_end_s <= b.window_start_s
