@@ -1,7 +1,10 @@
-"""Command-line options shared by `analyze` and `batch`."""
+"""Command-line options shared by `analyze` and `batch` (and the progress bar of one video)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+from pathlib import Path
+from typing import Callable, Iterator
 
 from vision.frame_store import DEFAULT_BUDGET_MB
 
@@ -59,3 +62,25 @@ def add_detection_options(p: argparse.ArgumentParser) -> None:
                    help="track players on their field positions in yards (default) or on their ground "
                         "points in pixels, camera motion compensated (fewer swaps in still line-ups, "
                         "more lost tracks with a noisy detector)")
+
+
+@contextlib.contextmanager
+def frame_progress(video: str | Path, quiet: bool = False) -> Iterator[Callable[[int, int], None]]:
+    """A `progress(done, total)` for vision.pipeline.analyze: a bar named after the video, made
+    at the first frame (so that an early error prints only itself), closed on leaving."""
+    from tqdm import tqdm
+    bars = []
+
+    def progress(done: int, total: int) -> None:
+        if not bars:
+            bars.append(tqdm(desc=Path(video).name, unit="frame", disable=quiet, leave=False))
+        bar = bars[0]
+        if total and bar.total != total:
+            bar.total = total
+        bar.n = done
+        bar.refresh()
+    try:
+        yield progress
+    finally:
+        for bar in bars:
+            bar.close()

@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from cli.errors import UserError
-from cli.options import add_detection_options
+from cli.options import add_detection_options, frame_progress
 
 
 def parse_defending(text: str) -> dict[str, str]:
@@ -38,9 +37,25 @@ def parse_colours(text: str | None) -> dict[str, tuple[int, int, int]] | None:
     return out
 
 
-def run(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
+def defending_setting(text: str | None, side: dict) -> dict[str, str] | None:
+    """Which goal each team defends: --defending's text, else the sidecar's (both checked),
+    else None."""
+    if text:
+        return parse_defending(text)
+    if "defending" in side:
+        return parse_defending(",".join(f"{k}={v}" for k, v in side["defending"].items()))
+    return None
 
+
+def colours_setting(text: str | None, side: dict, defending: dict[str, str]) -> dict | None:
+    """Jersey colour hints: --team-colours', else the sidecar's; they must name the teams of `defending`."""
+    colours = parse_colours(text) or side.get("team_colours")
+    if colours and set(colours) != set(defending):
+        raise UserError("the team colours must name the same two teams as --defending")
+    return colours
+
+
+def run(args: argparse.Namespace) -> int:
     from reports.writers import console_summary, write_reports
     from vision.analyze_job import AnalyzeError, analyze_to_folder
     from vision.pipeline import AnalyzeOptions, check_settings
@@ -58,15 +73,10 @@ def run(args: argparse.Namespace) -> int:
     if window is None and "throw_ins" in side:
         raise UserError(f"{side['_path']} lists {len(side['throw_ins'])} throw-ins: give --start and --end for one "
                         "of them, or judge them all with `polo-lineup batch`")
-    if args.defending:
-        defending = parse_defending(args.defending)
-    elif "defending" in side:
-        defending = parse_defending(",".join(f"{k}={v}" for k, v in side["defending"].items()))
-    else:
+    defending = defending_setting(args.defending, side)
+    if defending is None:
         raise UserError("say which goal each team defends: --defending red=south,blue=north (or a sidecar file)")
-    colours = parse_colours(args.team_colours) or side.get("team_colours")
-    if colours and set(colours) != set(defending):
-        raise UserError("the team colours must name the same two teams as --defending")
+    colours = colours_setting(args.team_colours, side, defending)
     try:
         check_settings(args.stride, args.min_run, args.margin_sigmas)
     except ValueError as exc:
@@ -83,23 +93,11 @@ def run(args: argparse.Namespace) -> int:
                           moving_camera=not args.static_camera, annotate=not args.no_video,
                           frame_memory_mb=args.frame_memory_mb,
                           field=side.get("field", {}), window=window)
-    bars = []                     # made at the first frame, so that an early error prints only itself
-
-    def progress(done: int, total: int) -> None:
-        if not bars:
-            bars.append(tqdm(desc=Path(args.video).name, unit="frame", disable=args.quiet, leave=False))
-        bar = bars[0]
-        if total and bar.total != total:
-            bar.total = total
-        bar.n = done
-        bar.refresh()
     try:
-        report, written = analyze_to_folder(args.video, args.out, opts, progress=progress)
+        with frame_progress(args.video, args.quiet) as progress:
+            report, written = analyze_to_folder(args.video, args.out, opts, progress=progress)
     except AnalyzeError as exc:
         raise UserError(str(exc)) from None
-    finally:
-        for bar in bars:
-            bar.close()
     print(console_summary(report))
     print("wrote " + ", ".join(str(p) for p in written))
     return 0

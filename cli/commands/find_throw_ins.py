@@ -42,9 +42,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _one(video: str, args: argparse.Namespace, class_map, shared: dict) -> int:
-    from tqdm import tqdm
-
-    from cli.commands.analyze import parse_colours, parse_defending
+    from cli.commands.analyze import colours_setting, defending_setting
+    from cli.options import frame_progress
     from vision.analyze_job import AnalyzeError
     from vision.detect import ModelError
     from vision.errors import CalibrationError, SettingsError, VideoError
@@ -61,46 +60,30 @@ def _one(video: str, args: argparse.Namespace, class_map, shared: dict) -> int:
         raise UserError(str(exc)) from None
     except ValueError as exc:
         raise UserError(f"--start/--end: {exc}") from None
-    if args.defending:
-        defending = parse_defending(args.defending)
-    elif "defending" in side:
-        defending = dict(side["defending"])
-    else:
+    defending = defending_setting(args.defending, side)
+    if defending is None:
         if args.after_goals:
             raise UserError("--after-goals: say which goal each team defends at the first throw-in: "
                             "--defending red=south,blue=north (or the sidecar's defending)")
         defending = dict(PLACEHOLDER_TEAMS)
-    colours = parse_colours(args.team_colours) or side.get("team_colours")
-    if colours and set(colours) != set(defending):
-        raise UserError("the team colours must name the same two teams as --defending")
+    colours = colours_setting(args.team_colours, side, defending)
     opts = AnalyzeOptions(defending=defending, calibration=args.calibration or side.get("calibration"),
                           model=args.model, class_map=class_map, runtime=args.runtime, conf=args.conf,
                           team_colours=colours, moving_camera=not args.static_camera, annotate=False,
                           field=side.get("field", {}), window=window)
-    bars = []
-
-    def progress(done: int, total: int) -> None:
-        if not bars:
-            bars.append(tqdm(desc=Path(video).name, unit="frame", disable=args.quiet, leave=False))
-        if total and bars[0].total != total:
-            bars[0].total = total
-        bars[0].n = done
-        bars[0].refresh()
     try:
         if "detector" not in shared:
             from vision.detect import Detector
             shared["detector"] = Detector(args.model, class_map=class_map, conf=args.conf, runtime=args.runtime,
                                           ball_model="none")
-        found = scan(video, opts, detector=shared["detector"], progress=progress, rate=args.rate)
+        with frame_progress(video, args.quiet) as progress:
+            found = scan(video, opts, detector=shared["detector"], progress=progress, rate=args.rate)
     except AnalyzeError as exc:
         raise UserError(str(exc)) from None
     except (VideoError, CalibrationError, ModelError, SettingsError) as exc:
         raise UserError(str(exc)) from None
     except FileNotFoundError as exc:
         raise UserError(f"file not found: {exc.filename or exc}") from None
-    finally:
-        for bar in bars:
-            bar.close()
     entries = sidecar_entries(found.lineups, found.calibrations)
     if args.after_goals:
         for k, entry in enumerate(entries):         # ends change after every goal
