@@ -17,6 +17,7 @@ frame found against the truth, and the events (none are true: every line-up is c
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import tempfile
@@ -112,15 +113,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-_BALL = []
-
-
+@functools.cache
 def full_detector():
     """The shipped detector with its ball stage, loaded once (analyze's default)."""
-    if not _BALL:
-        from vision.detect import Detector
-        _BALL.append(Detector(None, conf=AnalyzeOptions.conf))
-    return _BALL[0]
+    from vision.detect import Detector
+    return Detector(None, conf=AnalyzeOptions.conf)
 
 
 if __name__ == "__main__":
