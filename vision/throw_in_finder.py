@@ -15,8 +15,10 @@ writes them into the clip's sidecar as `throw_ins` for `batch`).
         throw-in ends it: play follows), cut where it would overlap the next; `analyze
         --start/--end` (or `batch` with the sidecar's throw_ins) then finds the throw-in frame.
 
-What it cannot see it cannot find: a line-up out of the camera's view, or after a camera
-cut (the calibration holds for one shot: the scan stops at the first cut, as analyze does).
+A camera cut ends a shot (the calibration holds for one): the scan looks for the calibrated
+camera's view again after it (vision.relocate: key views of the shot followed so far) and goes
+on from where it is found, skipping a broadcast's cutaways. What it cannot see it cannot find:
+a line-up out of the camera's view, or in a shot from another camera.
 """
 from __future__ import annotations
 
@@ -144,49 +146,87 @@ class Scan:
     lineups: list[LineUp]
     stride: int                  # every stride-th frame looked at
     frames_looked: int
-    duration_s: float            # of the part scanned
-    camera_cut: dict | None      # where the scan stopped (vision.scene_cuts), if it did
+    duration_s: float            # of the parts scanned (the calibrated camera's shots)
+    camera_cut: dict | None      # where the scan stopped for good (vision.scene_cuts), if it did
     sides: list[dict | None]     # per line-up, the side of the line each team stood on ({"south": team, ...}), if named
     seconds: float
     calibrations: list[dict | None] | None = None   # per line-up, the camera as followed to its window's start
                                                      # (a calibration document), where it moved (moving_calibration)
+    shots: list[dict] | None = None   # the parts of the recording in time order: {"start_s", "end_s", "view"}, view
+                                      # "calibrated" (the first), "found again" (the calibrated camera after a
+                                      # cutaway, vision.relocate) or "other" (another shot: not scanned)
 
 
-def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE) -> Scan:
+def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE, across_cuts: bool = True) -> Scan:
     """The line-ups of `video` (within opts.window, if any) from the pipeline run on `rate`
     frames a second, without the ball stage, the annotated clip or a throw-in override (`opts`:
-    vision.pipeline.AnalyzeOptions; its defending only names the teams)."""
+    vision.pipeline.AnalyzeOptions; its defending only names the teams).
+
+    At a camera cut the analysis stops (the calibration holds for one shot); with `across_cuts`
+    the frames after it are matched against key views of the shot followed so far
+    (vision.relocate), and where the calibrated camera is seen again the scan goes on from
+    there, with that frame's homography as its calibration: a broadcast's cutaways (replays,
+    close-ups) are skipped. Line-ups in the later shots always carry their own calibration."""
     import time
     from dataclasses import replace
 
     from vision.pipeline import analyze, team_hints
-    from vision.video_io import probe_video
+    from vision.relocate import find_view_again, library_of
+    from vision.video_io import Window, probe_video
     started = time.perf_counter()
     info = probe_video(video)
     stride = max(1, int(round((info.fps or 25.0) / rate)))
     opts = replace(opts, stride=stride, ball_model="none", ball_motion=False, annotate=False, throw_in_frame=None)
-    analysis = analyze(video, opts, detector=detector, progress=progress)
-    b = analysis.batch
-    win = analysis.report.get("window") or {}
-    first = float(win.get("start_s") or 0.0)
-    end = win.get("end_s") if win.get("end_s") is not None else info.duration_s
-    if analysis.report.get("camera_cut"):
-        end = analysis.report["camera_cut"]["t"]
-    xy = np.swapaxes(b.players, 0, 1) if b.players.size else np.zeros((0, len(b.t), 2))
-    ump = np.swapaxes(b.umpires, 0, 1) if b.umpires.size else None
-    lineups = find_lineups(b.t, xy, b.field.centre_x, float(end), first_s=first, umpires=ump)
+    last_s = opts.window.end_s if opts.window is not None and opts.window.end_s is not None else info.duration_s
     named = team_hints(opts) is not None
-    sides = [_sides(b, lu) if named else None for lu in lineups]
-    frames = analysis.frames
-    # Compared with the calibrated frame's: the first looked at, unless the camera was followed to it.
-    H0 = frames[0].H if frames and not analysis.report.get("camera_lead_in") else None
-    cals = []
-    for lu in lineups:
-        k = min(int(np.searchsorted(b.t, lu.window_start_s - 1e-6)), len(frames) - 1)
-        cals.append(moving_calibration(H0, frames[k].H, frames[k].index, frames[k].camera_ok,
-                                       info.size, b.field.length_yd, b.field.width_yd) if frames else None)
-    return Scan(lineups, stride, len(b.t), float(end) - first, analysis.report.get("camera_cut"), sides,
-                time.perf_counter() - started, cals)
+    lineups, sides, cals, shots = [], [], [], []
+    looked, stop, seg_opts, seg_first = 0, None, opts, 0
+
+    n_all = max(1, int(info.n_frames))
+
+    def counted(first_frame: int):         # the bar counts the video's frames, whatever part a call covers
+        return (lambda done, total: progress(min(first_frame + done, n_all), n_all)) if progress else None
+
+    while True:
+        analysis = analyze(video, seg_opts, detector=detector, progress=counted(seg_first))
+        b, frames = analysis.batch, analysis.frames
+        win = analysis.report.get("window") or {}
+        first = float(win.get("start_s") or 0.0)
+        cut = analysis.report.get("camera_cut")
+        end = cut["t"] if cut else float(last_s)
+        xy = np.swapaxes(b.players, 0, 1) if b.players.size else np.zeros((0, len(b.t), 2))
+        ump = np.swapaxes(b.umpires, 0, 1) if b.umpires.size else None
+        found = find_lineups(b.t, xy, b.field.centre_x, end, first_s=first, umpires=ump)
+        # Compared with the calibrated frame's: the first looked at, unless the camera was followed to
+        # it; in a shot after a cut there is nothing to compare with (each line-up gets its calibration).
+        H0 = frames[0].H if frames and not shots and not analysis.report.get("camera_lead_in") else None
+        for lu in found:
+            k = min(int(np.searchsorted(b.t, lu.window_start_s - 1e-6)), len(frames) - 1)
+            cals.append(moving_calibration(H0, frames[k].H, frames[k].index, frames[k].camera_ok,
+                                           info.size, b.field.length_yd, b.field.width_yd) if frames else None)
+            sides.append(_sides(b, lu) if named else None)
+        lineups += found
+        shots.append({"start_s": round(first, 3), "end_s": round(end, 3), "view": "found again" if shots else "calibrated"})
+        looked += len(b.t)
+        if not cut:
+            break
+        again = cal = None
+        if across_cuts and frames:
+            again = find_view_again(video, library_of(video, frames, info.size), int(cut["frame"]), stride,
+                                    float(last_s), progress=(lambda i: progress(min(i, n_all), n_all)) if progress else None)
+            cal = None if again is None else moving_calibration(None, again.H, again.index, True, info.size,
+                                                                b.field.length_yd, b.field.width_yd)
+        if cal is None:                    # not seen again: the rest is left unscanned
+            stop = cut
+            shots.append({"start_s": round(end, 3), "end_s": round(float(last_s), 3), "view": "other"})
+            break
+        looked += again.looked - 1
+        seg_first = again.index
+        shots.append({"start_s": round(end, 3), "end_s": round(again.t, 3), "view": "other"})
+        seg_opts = replace(opts, window=Window(again.t, opts.window.end_s if opts.window is not None else None),
+                           calibration=cal)
+    scanned = sum(s["end_s"] - s["start_s"] for s in shots if s["view"] != "other")
+    return Scan(lineups, stride, looked, scanned, stop, sides, time.perf_counter() - started, cals, shots)
 
 
 MOVED_YD = 0.25          # the camera has moved when a point of the picture lands this far from where it did

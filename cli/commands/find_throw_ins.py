@@ -77,7 +77,8 @@ def _one(video: str, args: argparse.Namespace, class_map, shared: dict) -> int:
             shared["detector"] = Detector(args.model, class_map=class_map, conf=args.conf, runtime=args.runtime,
                                           ball_model="none")
         with frame_progress(video, args.quiet) as progress:
-            found = scan(video, opts, detector=shared["detector"], progress=progress, rate=args.rate)
+            found = scan(video, opts, detector=shared["detector"], progress=progress, rate=args.rate,
+                         across_cuts=not args.stop_at_cut)
     except AnalyzeError as exc:
         raise UserError(str(exc)) from None
     except (VideoError, CalibrationError, ModelError, SettingsError) as exc:
@@ -92,7 +93,7 @@ def _one(video: str, args: argparse.Namespace, class_map, shared: dict) -> int:
     if args.json:                                   # printed by run(): one object, or a list of them
         shared.setdefault("json", []).append({
             "video": str(video), "stride": found.stride, "frames_looked": found.frames_looked,
-            "camera_cut": found.camera_cut, "seconds": round(found.seconds, 2),
+            "camera_cut": found.camera_cut, "shots": found.shots, "seconds": round(found.seconds, 2),
             "lineups": [{**lu.to_dict(), "sides_seen": s} for lu, s in zip(found.lineups, found.sides)],
             "throw_ins": entries})
     else:
@@ -102,9 +103,16 @@ def _one(video: str, args: argparse.Namespace, class_map, shared: dict) -> int:
             seen = f"; south of the line: {s['south']}, north: {s['north']}" if s else ""
             print(f"  {k}. line-up {clock(lu.start_s)}-{clock(lu.end_s)} ({lu.players} players placed at most)"
                   f" → judge {clock(lu.window_start_s)}-{clock(lu.window_end_s)}{seen}")
+        if found.shots and len(found.shots) > 1:
+            seen = {"calibrated": "the calibrated view", "found again": "the calibrated camera found again",
+                    "other": "another shot, not scanned"}
+            print("  shots: " + "; ".join(f"{clock(s['start_s'])}-{clock(s['end_s'])} {seen[s['view']]}"
+                                          for s in found.shots))
         if found.camera_cut:
-            print(f"warning: the scan stopped at a camera cut at {clock(found.camera_cut['t'])} (the calibration "
-                  "holds for one shot): line-ups after it were not looked for")
+            why = ("(the calibration holds for one shot)" if args.stop_at_cut else
+                   "and the calibrated camera's view was not seen again after it")
+            print(f"warning: the scan stopped at a camera cut at {clock(found.camera_cut['t'])} {why}: "
+                  "line-ups after it were not looked for")
     if args.write:
         say = sys.stderr if args.json else sys.stdout       # --json: stdout holds the JSON alone
         if not entries:
@@ -125,7 +133,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Run the detector and tracker over a recording at a few frames a second and "
                                    "list where the teams line up at the centre: each line-up, with the part of the "
                                    "recording to judge (from when it is seen formed to 10 s after it breaks up "
-                                   "at the throw-in). --write puts them into the clip's sidecar as throw_ins, which "
+                                   "at the throw-in). After a camera cut the calibrated camera is looked for "
+                                   "again and the scan goes on where it is seen (each throw-in after a cut "
+                                   "gets its own calibration). --write puts them into the clip's sidecar as throw_ins, which "
                                    "`polo-lineup batch` judges one by one. Calibration, field and team colours "
                                    "come from the sidecar as for analyze.")
     p.add_argument("video", nargs="+", help="the recording(s) (any format OpenCV reads; several: the detector is "
@@ -146,6 +156,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--class-map", default=None, help="map other weights' class names to ours (as for analyze)")
     p.add_argument("--conf", type=float, default=0.3, help="detection confidence threshold (default: %(default)s)")
     p.add_argument("--static-camera", action="store_true", help="the camera does not move: skip motion tracking")
+    p.add_argument("--stop-at-cut", action="store_true",
+                   help="stop at the first camera cut (default: after a cut, look for the calibrated camera's view "
+                        "again, matching frames against views of it seen so far, and scan on from there: a "
+                        "broadcast's cutaways to replays or close-ups are skipped)")
     p.add_argument("--json", action="store_true", help="print the line-ups found as JSON")
     p.add_argument("--write", action="store_true",
                    help="write them into the clip's sidecar (CLIP.polo.json) as throw_ins, for batch")

@@ -1,0 +1,129 @@
+"""Finding the calibrated camera's view again after a cut (vision/relocate.py), and the
+throw-in scan going on across a broadcast's cutaway (vision.throw_in_finder.scan)."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from cli.main import main
+from vision.homography import calibrate, image_to_field
+from vision.relocate import ViewLibrary, key_frames
+from vision.video_io import VideoWriter, open_video
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_videos"
+SIZE = (1280, 720)
+GRID = np.array([(u * SIZE[0], v * SIZE[1]) for v in np.linspace(0.45, 0.95, 5) for u in np.linspace(0.05, 0.95, 6)])
+
+
+def _frames(clip: str, keep) -> dict[int, np.ndarray]:
+    return {i: f for i, _t, f in open_video(SAMPLES / clip / "clip.mp4") if keep(i)}
+
+
+def _truth(clip: str) -> dict:
+    return json.loads((SAMPLES / clip / "truth.json").read_text())
+
+
+def _H(truth: dict, i: int) -> np.ndarray:
+    return np.linalg.inv(np.array(truth["frames"][i]["H_field_to_image"]))
+
+
+def _boxes(truth: dict, i: int) -> np.ndarray:
+    return np.array([b for o in truth["frames"][i]["objects"] for b in o["boxes"].values()]).reshape(-1, 4)
+
+
+@pytest.fixture(scope="module")
+def pan_library():
+    """Key views of the panning sample every second (the renderer's homographies, players masked)."""
+    truth = _truth("clean_lineup_pan")
+    frames = _frames("clean_lineup_pan", lambda i: i % 25 == 0 or i in (110, 160, 199))
+    lib = ViewLibrary(SIZE)
+    for i in range(0, 200, 25):
+        lib.add(frames[i], _H(truth, i), _boxes(truth, i))
+    return lib, frames, truth
+
+
+def test_views_between_the_key_views_of_a_pan_are_found_to_a_tenth_of_a_yard(pan_library):
+    """Frames 110, 160 and 199 (not key views; the camera has panned 30-60 yd from the first
+    view) located from the key view they share most with: every point of the lower picture
+    where the renderer's homography puts it, to 0.3 yd at worst."""
+    lib, frames, truth = pan_library
+    assert len(lib) >= 6                     # blurred mid-pan frames may have too few features to keep
+    for i in (110, 160, 199):
+        found = lib.locate(frames[i])
+        assert found is not None, i
+        err = np.hypot(*(image_to_field(found.H, GRID) - image_to_field(_H(truth, i), GRID)).T)
+        assert np.nanmedian(err) < 0.2 and np.nanmax(err) < 0.5, (i, np.nanmedian(err), np.nanmax(err))
+        assert found.inliers >= 20
+
+
+@pytest.mark.parametrize("clip", ["clean_lineup", "jostling_at_centre", "own_goal_blue1", "throw_in_near_boards"])
+def test_other_cameras_are_not_taken_for_the_calibrated_one(pan_library, clip):
+    """Other sample clips: other camera stands and fields seen from elsewhere: never located."""
+    lib = pan_library[0]
+    frames = _frames(clip, lambda i: i % 30 == 0)
+    assert [i for i, f in frames.items() if lib.locate(f) is not None] == []
+
+
+def test_key_views_are_where_the_picture_moved_and_the_last_one():
+    """A still camera: its first view and its last; a pan of 1 yd a frame: a key every 3 yd
+    or so; a cap spreads them evenly and keeps the last."""
+    def obs(i, dx):
+        H = np.array([[0.05, 0, 100 + dx], [0, 0.08, 20], [0, 0, 1.0]])      # image px → field yd, shifted
+        return SimpleNamespace(index=i, H=H, camera_ok=True)
+    still = [obs(i, 0.0) for i in range(50)]
+    assert [k.index for k in key_frames(still, SIZE)] == [0, 49]
+    pan = [obs(i, 1.0 * i) for i in range(50)]
+    keys = [k.index for k in key_frames(pan, SIZE)]
+    assert keys[0] == 0 and keys[-1] == 49 and 12 <= len(keys) <= 18 and np.all(np.diff(keys)[:-1] >= 3)
+    capped = [k.index for k in key_frames(pan, SIZE, max_keys=5)]
+    assert len(capped) == 5 and capped[0] == 0 and capped[-1] == 49
+    lost = [SimpleNamespace(index=i, H=o.H, camera_ok=i < 10) for i, o in enumerate(pan)]
+    assert max(k.index for k in key_frames(lost, SIZE)) == 9          # frames the camera was not followed to: none
+
+
+def _cutaway(path: Path, away: int = 50) -> None:
+    """A broadcast's cutaway: clean_lineup (its line-up and throw-in), `away` frames of another
+    camera (jostling_at_centre's), then clean_lineup's camera again (its footage once more)."""
+    main_cam = [f for _i, _t, f in open_video(SAMPLES / "clean_lineup" / "clip.mp4")]
+    other = [f for i, _t, f in open_video(SAMPLES / "jostling_at_centre" / "clip.mp4") if i < away]
+    with VideoWriter(path, 25.0) as w:
+        for f in main_cam + other + main_cam:
+            w.write(f)
+
+
+def test_the_scan_goes_on_after_a_cutaway_where_the_calibrated_camera_is_seen_again(tmp_path, capsys):
+    """find-throw-ins on footage cut away to another camera for 2 s: the line-up before the cut
+    and the one after it are both found, the cutaway is skipped, and the throw-in after it is
+    written with the calibration of the view found again (which matches the clip's own);
+    --stop-at-cut keeps the old behaviour."""
+    n = len(_truth("clean_lineup")["frames"])                       # 138 frames, the throw-in at 75
+    _cutaway(tmp_path / "clip.mp4")
+    shutil.copy(SAMPLES / "clean_lineup" / "calibration.json", tmp_path / "calibration.json")
+    shutil.copy(SAMPLES / "clean_lineup" / "clip.polo.json", tmp_path / "clip.polo.json")
+    rc = main(["find-throw-ins", str(tmp_path / "clip.mp4"), "--json", "--quiet"])
+    found = json.loads(capsys.readouterr().out)
+    assert rc == 0
+    cut_s, back_s = n / 25, (n + 50) / 25
+    assert [s["view"] for s in found["shots"]] == ["calibrated", "other", "found again"]
+    assert abs(found["shots"][1]["start_s"] - cut_s) <= 0.2 and 0 <= found["shots"][2]["start_s"] - back_s <= 0.5
+    assert found["camera_cut"] is None
+    first, second = found["lineups"]
+    assert first["window_start_s"] <= 3.0 < first["window_end_s"] <= cut_s + 1e-6     # the throw-in at 3 s
+    assert back_s <= second["window_start_s"] <= back_s + 3.0 < second["window_end_s"]
+    cal = found["throw_ins"][1]["calibration"]
+    assert cal["frame"] >= n + 50
+    again = calibrate(cal)                                           # the calibration reader takes it
+    mine = calibrate(str(tmp_path / "calibration.json"))
+    err = np.hypot(*(image_to_field(again.H, GRID) - image_to_field(mine.H, GRID)).T)
+    assert np.nanmax(err) < 0.3                                      # the same view, found again
+
+    rc = main(["find-throw-ins", str(tmp_path / "clip.mp4"), "--json", "--quiet", "--stop-at-cut"])
+    stopped = json.loads(capsys.readouterr().out)
+    assert rc == 0 and len(stopped["lineups"]) == 1
+    assert abs(stopped["camera_cut"]["t"] - cut_s) <= 0.2
+    assert [s["view"] for s in stopped["shots"]] == ["calibrated", "other"]

@@ -1,0 +1,232 @@
+"""Finding the calibrated camera's view again after a cut.
+
+A broadcast cuts away from its main camera (a replay, a close-up) and back. The calibration,
+and the camera tracker that keeps it up to date (vision.camera_motion), hold for one shot: on
+the far side of a cutaway the main camera may point elsewhere than when it was last seen. But
+a camera that only turns and zooms about a fixed point (a stand or tripod camera) relates any
+two of its views by an image-to-image homography, whatever the depth of what it sees (grass,
+boards, trees), so a frame that shares enough of the picture with a view whose image → field
+homography is known (a key view, kept while the shot was followed) has its own homography
+too: the key's times the image-to-image one.
+
+Key views are stored as SIFT features of a half-size grey copy, players' boxes masked out (they
+move); a frame is matched against each (Lowe's ratio test), the image-to-image homography fitted
+with RANSAC, and the best key view kept. A match is only believed when
+
+- at least MIN_INLIERS features agree with it, and at least MIN_INLIER_SHARE of the matches,
+- the image-to-image homography is one a turning, zooming camera can make (its zoom within
+  MAX_ZOOM of 1, nearly no shear: a turn of the camera keeps square pixels square to first order),
+- and, where the key's homography decomposes into such a camera (vision.camera_motion
+  .ptz_from_homography), the new one decomposes into a camera at the same place (within
+  MAX_CENTRE_SHIFT_YD).
+
+Another camera (another place) fails the last check even where it sees the same painted lines;
+a close-up of players or a replay graphic has too few matches.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.camera_motion import ptz_from_homography
+
+SCALE = 0.5                 # features are found on a half-size copy (SIFT on 640x360: ~50 ms)
+N_FEATURES = 1500
+CONTRAST = 0.01             # SIFT's contrast threshold (OpenCV's 0.04 finds 10-80 features on rendered grass:
+                            # too few to match; 0.01 finds 300-800 and locates the panning sample's views)
+RATIO = 0.75                # Lowe's ratio test
+RANSAC_PX = 3.0             # full-size pixels
+MIN_INLIERS = 20
+MIN_INLIER_SHARE = 0.3
+MAX_ZOOM = 3.0              # the two views' scales differ at most this much
+MAX_SHEAR = 0.15            # |cos| of the angle the image's axes make after the mapping (0: square)
+MAX_CENTRE_SHIFT_YD = 4.0   # the camera found must stand where the key views' camera stands
+BOX_PAD_PX = 6.0            # players' boxes grown by this before masking
+
+
+@dataclass(frozen=True)
+class Located:
+    H: np.ndarray           # image px → field yd for the frame located
+    key: int                # which key view it was matched to (order added)
+    inliers: int
+    matches: int
+
+
+class ViewLibrary:
+    """Views of one camera with their image → field homographies; `locate` finds a new frame's."""
+
+    def __init__(self, image_size: tuple[int, int], max_views: int = 60):
+        self.image_size = (int(image_size[0]), int(image_size[1]))
+        self.max_views = int(max_views)
+        self._sift = cv2.SIFT_create(nfeatures=N_FEATURES, contrastThreshold=CONTRAST)
+        self._matcher = cv2.BFMatcher(cv2.NORM_L2)
+        self._views: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []    # (points px, descriptors, H)
+        self._centre: np.ndarray | None = None       # the camera's place, from the first key that tells it
+
+    def __len__(self) -> int:
+        return len(self._views)
+
+    def _features(self, frame: np.ndarray, boxes) -> tuple[np.ndarray, np.ndarray | None]:
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        if grey.shape[1::-1] != self.image_size:
+            raise ValueError(f"frame size {grey.shape[1]}x{grey.shape[0]} is not the library's "
+                             f"{self.image_size[0]}x{self.image_size[1]}")
+        small = cv2.resize(grey, None, fx=SCALE, fy=SCALE, interpolation=cv2.INTER_AREA)
+        mask = np.full(small.shape, 255, np.uint8)
+        for x0, y0, x1, y1 in np.asarray(boxes if boxes is not None else np.zeros((0, 4)), float).reshape(-1, 4):
+            if np.all(np.isfinite((x0, y0, x1, y1))):
+                a = np.floor((np.array([x0, y0]) - BOX_PAD_PX) * SCALE).astype(int)
+                b = np.ceil((np.array([x1, y1]) + BOX_PAD_PX) * SCALE).astype(int)
+                mask[max(0, a[1]):max(0, b[1]), max(0, a[0]):max(0, b[0])] = 0
+        kp, desc = self._sift.detectAndCompute(small, mask)
+        pts = np.array([k.pt for k in kp], np.float32).reshape(-1, 2) / SCALE
+        return pts, desc
+
+    def add(self, frame: np.ndarray, H: np.ndarray, boxes=None) -> bool:
+        """Keep `frame` (BGR or grey) as a key view whose image → field homography is `H`;
+        False (nothing kept) when it has too few features to be matched or the library is full."""
+        if len(self._views) >= self.max_views:
+            return False
+        pts, desc = self._features(frame, boxes)
+        if desc is None or len(pts) < MIN_INLIERS:
+            return False
+        H = np.asarray(H, float)
+        self._views.append((pts, desc, H))
+        if self._centre is None:
+            cam = ptz_from_homography(np.linalg.inv(H), self.image_size)
+            if cam is not None:
+                self._centre = cam.C
+        return True
+
+    def locate(self, frame: np.ndarray, boxes=None) -> Located | None:
+        """`frame`'s image → field homography from the key view it matches best; None when it
+        matches none well enough (another camera, a close-up, a view never seen)."""
+        if not self._views:
+            return None
+        pts, desc = self._features(frame, boxes)
+        if desc is None or len(pts) < MIN_INLIERS:
+            return None
+        best: Located | None = None
+        for k, (kpts, kdesc, kH) in enumerate(self._views):
+            pairs = self._matcher.knnMatch(desc, kdesc, k=2)
+            good = [p[0] for p in pairs if len(p) == 2 and p[0].distance < RATIO * p[1].distance]
+            if len(good) < MIN_INLIERS or (best is not None and len(good) <= best.inliers):
+                continue
+            src = pts[[m.queryIdx for m in good]]
+            dst = kpts[[m.trainIdx for m in good]]
+            M, inl = cv2.findHomography(src, dst, cv2.RANSAC, RANSAC_PX, maxIters=2000, confidence=0.999)
+            n_in = int(inl.sum()) if inl is not None else 0
+            if M is None or n_in < MIN_INLIERS or n_in < MIN_INLIER_SHARE * len(good) or not self._turn_like(M):
+                continue
+            if best is None or n_in > best.inliers:
+                best = Located(kH @ M, k, n_in, len(good))
+        if best is None or not self._same_place(best.H):
+            return None
+        return best
+
+    def _turn_like(self, M: np.ndarray) -> bool:
+        """Could a camera turning and zooming about its centre map one view onto the other so?
+        Judged on the mapping's local linear part at the image centre."""
+        w, h = self.image_size
+        c = np.array([w / 2, h / 2, 1.0])
+        q = M @ c
+        if abs(q[2]) < 1e-12:
+            return False
+        J = (M[:2, :2] * q[2] - np.outer(q[:2], M[2, :2])) / q[2] ** 2        # d(mapped)/d(point) there
+        sv = np.linalg.svd(J, compute_uv=False)
+        if not (np.all(np.isfinite(sv)) and sv[1] > 0):
+            return False
+        zoom = float(np.sqrt(sv[0] * sv[1]))
+        cos = abs(float(J[:, 0] @ J[:, 1])) / (np.linalg.norm(J[:, 0]) * np.linalg.norm(J[:, 1]))
+        return 1.0 / MAX_ZOOM <= zoom <= MAX_ZOOM and sv[0] / sv[1] <= 1.0 + 2 * MAX_SHEAR and cos <= MAX_SHEAR
+
+    def _same_place(self, H: np.ndarray) -> bool:
+        if self._centre is None:
+            return True
+        cam = ptz_from_homography(np.linalg.inv(H), self.image_size)
+        return cam is not None and float(np.linalg.norm(cam.C - self._centre)) <= MAX_CENTRE_SHIFT_YD
+
+
+# ------------------------------------------------------------------------------------
+# Across a cut: key views from a followed shot, and the first frame after it that matches one
+# ------------------------------------------------------------------------------------
+KEY_MOVED_YD = 3.0          # a followed frame becomes a key view when its picture has moved this far from every key's
+MAX_KEYS = 40               # key views kept of a shot (matching a frame against each costs ~4 ms)
+_KEY_GRID = np.array([(u, v) for v in (0.55, 0.9) for u in (0.1, 0.5, 0.9)])     # image shares
+
+
+@dataclass(frozen=True)
+class FoundAgain:
+    index: int              # the frame
+    t: float                # its time, s
+    H: np.ndarray           # its image → field homography
+    inliers: int
+    looked: int             # frames tried since the cut
+
+
+def key_frames(frames, image_size: tuple[int, int], moved_yd: float = KEY_MOVED_YD,
+               max_keys: int = MAX_KEYS) -> list:
+    """Of a followed shot's observations (vision.observe.FrameObs, in order), those to keep as key
+    views: the first one the camera was followed to, each one whose picture has moved `moved_yd`
+    from every kept one's (lower part of the picture, on the field), and the last one (the
+    camera's latest view before the cut); at most `max_keys`, evenly spread."""
+    from vision.homography import image_to_field
+    grid = _KEY_GRID * np.asarray(image_size, float)
+    kept, where = [], []
+    good = [fr for fr in frames if fr.camera_ok]
+    for k, fr in enumerate(good):
+        yd = image_to_field(fr.H, grid, front_only=True)
+        with np.errstate(invalid="ignore"):
+            new = all(not (np.nanmax(np.hypot(*(yd - w).T)) <= moved_yd) for w in where) if where else True
+        if new or k == len(good) - 1:
+            kept.append(fr)
+            where.append(yd)
+    if len(kept) > max_keys:                          # evenly spread, the last one kept
+        pick = np.unique(np.round(np.linspace(0, len(kept) - 1, max_keys)).astype(int))
+        kept = [kept[i] for i in pick]
+    return kept
+
+
+def library_of(video, frames, image_size: tuple[int, int]) -> ViewLibrary:
+    """A ViewLibrary of a followed shot's key views (key_frames of `frames`), decoded again from
+    `video` in one pass (the frames between are grabbed, not converted)."""
+    from vision.video_io import open_video
+    lib = ViewLibrary(image_size, max_views=MAX_KEYS)
+    keys = {fr.index: fr for fr in key_frames(frames, image_size)}
+    if not keys:
+        return lib
+    first, last = min(keys), max(keys)
+    every = int(np.gcd.reduce(np.array(sorted(keys)) - 0)) or 1
+    with open_video(video) as reader:
+        for index, _t, frame in reader.frames(start=first, every=every):
+            fr = keys.get(index)
+            if fr is not None:
+                boxes = np.concatenate([fr.horse_xyxy.reshape(-1, 4), fr.person_xyxy.reshape(-1, 4)])
+                lib.add(frame, fr.H, boxes)
+            if index >= last:
+                break
+    return lib
+
+
+def find_view_again(video, library: ViewLibrary, start: int, every: int, end_s: float | None = None,
+                    progress=None) -> FoundAgain | None:
+    """The first frame from `start` on (every `every`-th, before `end_s`) whose view `library`
+    locates: where the calibrated camera is seen again after a cut. None when no frame is.
+    `progress(index)` is told each frame tried."""
+    from vision.video_io import open_video
+    if not len(library):
+        return None
+    looked = 0
+    with open_video(video) as reader:
+        for index, t, frame in reader.frames(start=start, every=max(1, every)):
+            if end_s is not None and t >= end_s - 1e-6:
+                break
+            looked += 1
+            if progress:
+                progress(index)
+            found = library.locate(frame)
+            if found is not None:
+                return FoundAgain(int(index), float(t), found.H, found.inliers, looked)
+    return None
