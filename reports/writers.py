@@ -70,8 +70,10 @@ def console_summary(report: dict) -> str:
     lead = report.get("camera_lead_in")
     if lead:                      # vision.camera_lead_in: the moving camera followed up to the window
         lost = f", {lead['lost']} steps lost" if lead["lost"] else ""
+        crossed = "".join(f"; cut at frame {c['cut_frame']}, the calibrated camera seen again at frame {c['found_frame']}"
+                          for c in lead.get("cutaways") or [])
         lines.insert(1, f"camera: followed from the calibrated frame {lead['from_frame']} to frame {lead['to_frame']} "
-                        f"({lead['frames_followed']} frames, {lead['seconds']:.1f} s{lost})")
+                        f"({lead['frames_followed']} frames, {lead['seconds']:.1f} s{lost}{crossed})")
     if not report["events"]:
         lines.append("no Rule 20 violation")
     for ev in report["events"]:

@@ -127,3 +127,35 @@ def test_the_scan_goes_on_after_a_cutaway_where_the_calibrated_camera_is_seen_ag
     assert rc == 0 and len(stopped["lineups"]) == 1
     assert abs(stopped["camera_cut"]["t"] - cut_s) <= 0.2
     assert [s["view"] for s in stopped["shots"]] == ["calibrated", "other"]
+
+
+class _Nothing:
+    wants_index = True
+    map = {0: 0, 1: 1, 2: 2, 3: 3}
+
+    def __call__(self, frame, index):
+        from vision.detections import Detections
+        return Detections()
+
+
+def test_a_window_after_a_cutaway_is_reached_by_finding_the_calibrated_camera_again(tmp_path):
+    """analyze (or batch) on a window that starts after a cutaway: the camera is followed from
+    the calibrated frame, the cut crossed where the calibrated camera is seen again (said in
+    report.json's camera_lead_in), and the window read through the view found (here the
+    calibrated view itself: the same camera, not moved)."""
+    from vision.pipeline import AnalyzeOptions, analyze
+    from vision.video_io import Window
+    n = len(_truth("clean_lineup")["frames"])
+    _cutaway(tmp_path / "clip.mp4", away=30)
+    side_cal = str(SAMPLES / "clean_lineup" / "calibration.json")
+    start = (n + 30 + 20) / 25
+    opts = AnalyzeOptions(defending={"red": "south", "blue": "north"}, calibration=side_cal, annotate=False,
+                          window=Window(start, start + 1.0))
+    analysis = analyze(tmp_path / "clip.mp4", opts, detector=_Nothing())
+    lead = analysis.report["camera_lead_in"]
+    (crossed,) = lead["cutaways"]
+    assert abs(crossed["cut_frame"] - n) <= 2 and n + 30 <= crossed["found_frame"] <= n + 30 + 10
+    assert lead["to_frame"] >= n + 48
+    H_cal = calibrate(side_cal).H
+    err = np.hypot(*(image_to_field(analysis.frames[0].H, GRID) - image_to_field(H_cal, GRID)).T)
+    assert np.nanmax(err) < 0.3

@@ -7,8 +7,13 @@ through the calibrated frame's homography (the panning sample from 4 s: position
 a false WRONG_SIDE). So the camera tracker follows the frames between the two, every
 LEAD_IN_EVERY-th (the others are decoded, not converted: about 2 ms a 720p frame), with the
 players unmasked (no detector runs here: the tracker's RANSAC takes them for outliers), and the
-window starts from the homography it arrives at. A camera cut between them is an error: the
-calibration does not hold past it. With --static-camera none of this is done.
+window starts from the homography it arrives at. With --static-camera none of this is done.
+
+A camera cut between them (a broadcast's cutaway to a replay or a close-up) is crossed where the
+calibrated camera is seen again: the views followed are kept as key views (vision.relocate, one
+each time the picture has moved KEY_MOVED_YD), the frames after the cut are matched against them
+(every SEARCH_EVERY-th), and the tracker restarts from the first that matches. Where none does
+before the window starts, it is an error: the calibration does not hold past the cut.
 """
 from __future__ import annotations
 
@@ -16,11 +21,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from vision.errors import SettingsError
+from vision.relocate import ViewLibrary, is_new_view, picture_on_field
 from vision.scene_cuts import CutDetector
 from vision.video_io import Window, open_video
 
 LEAD_IN_EVERY = 2        # frames; the camera tracker followed the samples' pans at 5 (find-throw-ins)
+SEARCH_EVERY = 5         # frames: after a cut, one in this many is matched against the key views (~60 ms each)
 
 
 @dataclass
@@ -30,10 +39,11 @@ class LeadIn:
     frames_followed: int
     lost: int                    # of them, steps the tracker could not make (its homography kept)
     seconds: float
+    cutaways: list[dict] | None = None   # cuts crossed: {"cut_frame", "found_frame"} (the calibrated camera seen again)
 
     def to_dict(self) -> dict:
         return {"from_frame": self.from_frame, "to_frame": self.to_frame, "frames_followed": self.frames_followed,
-                "lost": self.lost, "seconds": round(self.seconds, 2)}
+                "lost": self.lost, "seconds": round(self.seconds, 2), "cutaways": self.cutaways or []}
 
 
 def lead_in_frames(calibration_frame: int, fps: float, window: Window | None, every: int = LEAD_IN_EVERY) -> int:
@@ -47,25 +57,59 @@ def follow_to_window(video: str | Path, camera, calibration_frame: int, fps: flo
                      every: int = LEAD_IN_EVERY, progress=None) -> LeadIn | None:
     """Bring `camera` (a vision.camera_motion.CameraMotionTracker at the calibrated frame) to
     the window's start, following the frames from `calibration_frame` on; None when the window
-    does not start after it. SettingsError for a camera cut in between. `progress(n)` is
-    called with the frames followed so far."""
+    does not start after it. A camera cut in between is crossed where the calibrated camera is
+    seen again; SettingsError when it is not before the window. `progress(n)` is called with
+    the frames followed (or searched) so far."""
     if not lead_in_frames(calibration_frame, fps, window, every):
         return None
     start_s = calibration_frame / fps
     started = time.perf_counter()
     cuts, n, lost, last = CutDetector(), 0, 0, calibration_frame
+    views: ViewLibrary | None = None
+    seen: list[np.ndarray] = []          # where each key view's picture lies on the field
+    crossed: list[dict] = []
+    cut: tuple[int, float] | None = None  # (frame, t) of a cut not yet crossed
+    tried = -SEARCH_EVERY
     with open_video(video, window=Window(start_s, window.start_s)) as reader:
         for index, t, frame in reader.frames(start=calibration_frame, every=every):
-            if cuts.jumped(frame):
-                raise SettingsError(
-                    f"a camera cut at {t:.2f} s (frame {index}) lies between the calibrated frame "
-                    f"{calibration_frame} and the part to analyse ({window.describe()}): the calibration does not "
-                    f"hold past it; calibrate a frame in that part (polo-lineup calibrate VIDEO --frame N; in a sidecar's "
-                    f"throw_ins, as that throw-in's own calibration)")
-            step = camera.update(frame)
             n += 1
-            lost += int(not step.ok)
-            last = index
             if progress:
                 progress(n)
-    return LeadIn(calibration_frame, last, n, lost, time.perf_counter() - started)
+            if cut is not None:                       # after a cut: is this the calibrated camera again?
+                cuts.change(frame)
+                if index - tried < SEARCH_EVERY:
+                    continue
+                tried = index
+                found = views.locate(frame) if views is not None else None
+                if found is None:
+                    continue
+                camera.reset(found.H, frame)
+                crossed.append({"cut_frame": cut[0], "found_frame": int(index)})
+                cut, last = None, index
+                continue
+            if cuts.jumped(frame):
+                cut = (int(index), float(t))
+                continue
+            step = camera.update(frame)
+            lost += int(not step.ok)
+            last = index
+            if step.ok:
+                views = _keep_view(views, seen, frame, camera.H, reader.size)
+    if cut is not None:
+        raise SettingsError(
+            f"a camera cut at {cut[1]:.2f} s (frame {cut[0]}) lies between the calibrated frame "
+            f"{calibration_frame} and the part to analyse ({window.describe()}), and the calibrated camera's view "
+            f"was not seen again before it: the calibration does not hold past the cut; calibrate a frame in that "
+            f"part (polo-lineup calibrate VIDEO --frame N; in a sidecar's throw_ins, as that throw-in's own "
+            f"calibration)")
+    return LeadIn(calibration_frame, last, n, lost, time.perf_counter() - started, crossed)
+
+
+def _keep_view(views: ViewLibrary | None, seen: list, frame, H, size) -> ViewLibrary:
+    """Add this followed frame as a key view when its picture lies KEY_MOVED_YD or more from
+    every kept one's (the first always)."""
+    views = views if views is not None else ViewLibrary(size)
+    yd = picture_on_field(H, size)
+    if is_new_view(yd, seen) and views.add(frame, H):
+        seen.append(yd)
+    return views

@@ -154,7 +154,7 @@ class ViewLibrary:
 # ------------------------------------------------------------------------------------
 KEY_MOVED_YD = 3.0          # a followed frame becomes a key view when its picture has moved this far from every key's
 MAX_KEYS = 40               # key views kept of a shot (matching a frame against each costs ~4 ms)
-_KEY_GRID = np.array([(u, v) for v in (0.55, 0.9) for u in (0.1, 0.5, 0.9)])     # image shares
+KEY_GRID = np.array([(u, v) for v in (0.55, 0.9) for u in (0.1, 0.5, 0.9)])     # image shares, lower picture
 
 
 @dataclass(frozen=True)
@@ -166,21 +166,30 @@ class FoundAgain:
     looked: int             # frames tried since the cut
 
 
+def picture_on_field(H: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
+    """Where points of the lower picture (KEY_GRID) lie on the field through `H` (yards; NaN
+    beyond the horizon)."""
+    from vision.homography import image_to_field
+    return image_to_field(H, KEY_GRID * np.asarray(image_size, float), front_only=True)
+
+
+def is_new_view(yd: np.ndarray, seen: list[np.ndarray], moved_yd: float = KEY_MOVED_YD) -> bool:
+    """Has the picture (picture_on_field) moved `moved_yd` or more from every one in `seen`?"""
+    with np.errstate(invalid="ignore"):
+        return all(not (np.nanmax(np.hypot(*(yd - w).T)) <= moved_yd) for w in seen)
+
+
 def key_frames(frames, image_size: tuple[int, int], moved_yd: float = KEY_MOVED_YD,
                max_keys: int = MAX_KEYS) -> list:
     """Of a followed shot's observations (vision.observe.FrameObs, in order), those to keep as key
     views: the first one the camera was followed to, each one whose picture has moved `moved_yd`
     from every kept one's (lower part of the picture, on the field), and the last one (the
     camera's latest view before the cut); at most `max_keys`, evenly spread."""
-    from vision.homography import image_to_field
-    grid = _KEY_GRID * np.asarray(image_size, float)
     kept, where = [], []
     good = [fr for fr in frames if fr.camera_ok]
     for k, fr in enumerate(good):
-        yd = image_to_field(fr.H, grid, front_only=True)
-        with np.errstate(invalid="ignore"):
-            new = all(not (np.nanmax(np.hypot(*(yd - w).T)) <= moved_yd) for w in where) if where else True
-        if new or k == len(good) - 1:
+        yd = picture_on_field(fr.H, image_size)
+        if is_new_view(yd, where, moved_yd) or k == len(good) - 1:
             kept.append(fr)
             where.append(yd)
     if len(kept) > max_keys:                          # evenly spread, the last one kept

@@ -19,8 +19,10 @@ black for a cut at frame 1 and judged nothing; its measure is what is used here.
 Measured on the 160x90 copies: the two-shot clip's cut 26.5, the same with a dip to black
 between the shots 27.5; every other frame of the 12 samples, their 12 held-out re-renders,
 resized copies (360p to 1440p), 30 and 50 frames/s renders and a copy with a half-second
-fade in and out at most 6.5 (own_goal_blue1's pan). A cut back to the first camera later is not looked
-for: split such footage at its cuts and calibrate each shot.
+fade in and out at most 6.5 (own_goal_blue1's pan). `analyze` does not look for the first camera
+after a cut; `find-throw-ins` does (vision.relocate: the calibrated camera's view found again
+by matching frames against views of it seen before the cut), and gives each throw-in it finds
+after one its own calibration.
 """
 from __future__ import annotations
 
