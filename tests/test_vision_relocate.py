@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-from types import SimpleNamespace
 
+import cv2
 import numpy as np
 import pytest
 
 from cli.main import main
 from vision.homography import calibrate, image_to_field
-from vision.relocate import ViewLibrary, key_frames
+from vision.relocate import KeyViews, ViewLibrary
 from vision.video_io import VideoWriter, open_video
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_videos"
@@ -69,21 +69,24 @@ def test_other_cameras_are_not_taken_for_the_calibrated_one(pan_library, clip):
     assert [i for i, f in frames.items() if lib.locate(f) is not None] == []
 
 
-def test_key_views_are_where_the_picture_moved_and_the_last_one():
-    """A still camera: its first view and its last; a pan of 1 yd a frame: a key every 3 yd
-    or so; a cap spreads them evenly and keeps the last."""
-    def obs(i, dx):
-        H = np.array([[0.05, 0, 100 + dx], [0, 0.08, 20], [0, 0, 1.0]])      # image px → field yd, shifted
-        return SimpleNamespace(index=i, H=H, camera_ok=True)
-    still = [obs(i, 0.0) for i in range(50)]
-    assert [k.index for k in key_frames(still, SIZE)] == [0, 49]
-    pan = [obs(i, 1.0 * i) for i in range(50)]
-    keys = [k.index for k in key_frames(pan, SIZE)]
-    assert keys[0] == 0 and keys[-1] == 49 and 12 <= len(keys) <= 18 and np.all(np.diff(keys)[:-1] >= 3)
-    capped = [k.index for k in key_frames(pan, SIZE, max_keys=5)]
-    assert len(capped) == 5 and capped[0] == 0 and capped[-1] == 49
-    lost = [SimpleNamespace(index=i, H=o.H, camera_ok=i < 10) for i, o in enumerate(pan)]
-    assert max(k.index for k in key_frames(lost, SIZE)) == 9          # frames the camera was not followed to: none
+def test_key_views_are_where_the_picture_moved_and_the_last_one_before_a_cut():
+    """A still camera: its first view (and its last, only if it moved); a pan of 1 yd a frame:
+    a key every 3 yd; the library's cap keeps the first ones."""
+    rng = np.random.default_rng(5)
+    frame = cv2.GaussianBlur(rng.integers(0, 255, (720, 1280, 3), dtype=np.uint8), (0, 0), 2)   # textured
+    def H(dx):
+        return np.array([[0.05, 0, 100 + dx], [0, 0.08, 20], [0, 0, 1.0]])      # image px → field yd, shifted
+    still = KeyViews(SIZE)
+    assert [still.offer(frame, H(0.0)) for _ in range(5)] == [True, False, False, False, False]
+    still.close_shot()
+    assert len(still.library) == 1                       # the last view is the first's
+    pan = KeyViews(SIZE)
+    kept = [i for i in range(31) if pan.offer(frame, H(1.0 * i))]
+    assert kept[0] == 0 and np.all(np.diff(kept) >= 3) and np.all(np.diff(kept) <= 4) and 30 not in kept
+    pan.close_shot()
+    assert len(pan.library) == len(kept) + 1            # and the last one, 30
+    capped = KeyViews(SIZE, max_views=3)
+    assert [i for i in range(31) if capped.offer(frame, H(1.0 * i))] == kept[:3]
 
 
 def _cutaway(path: Path, away: int = 50) -> None:

@@ -21,10 +21,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from vision.errors import SettingsError
-from vision.relocate import ViewLibrary, is_new_view, picture_on_field
+from vision.relocate import KeyViews
 from vision.scene_cuts import CutDetector
 from vision.video_io import Window, open_video
 
@@ -65,8 +63,7 @@ def follow_to_window(video: str | Path, camera, calibration_frame: int, fps: flo
     start_s = calibration_frame / fps
     started = time.perf_counter()
     cuts, n, lost, last = CutDetector(), 0, 0, calibration_frame
-    views: ViewLibrary | None = None
-    seen: list[np.ndarray] = []          # where each key view's picture lies on the field
+    keys = KeyViews(camera.image_size)    # the views followed, to find the camera again after a cut
     crossed: list[dict] = []
     cut: tuple[int, float] | None = None  # (frame, t) of a cut not yet crossed
     tried = -SEARCH_EVERY
@@ -80,7 +77,7 @@ def follow_to_window(video: str | Path, camera, calibration_frame: int, fps: flo
                 if index - tried < SEARCH_EVERY:
                     continue
                 tried = index
-                found = views.locate(frame) if views is not None else None
+                found = keys.library.locate(frame)
                 if found is None:
                     continue
                 camera.reset(found.H, frame)
@@ -89,12 +86,13 @@ def follow_to_window(video: str | Path, camera, calibration_frame: int, fps: flo
                 continue
             if cuts.jumped(frame):
                 cut = (int(index), float(t))
+                keys.close_shot()
                 continue
             step = camera.update(frame)
             lost += int(not step.ok)
             last = index
             if step.ok:
-                views = _keep_view(views, seen, frame, camera.H, reader.size)
+                keys.offer(frame, camera.H)
     if cut is not None:
         raise SettingsError(
             f"a camera cut at {cut[1]:.2f} s (frame {cut[0]}) lies between the calibrated frame "
@@ -104,12 +102,3 @@ def follow_to_window(video: str | Path, camera, calibration_frame: int, fps: flo
             f"calibration)")
     return LeadIn(calibration_frame, last, n, lost, time.perf_counter() - started, crossed)
 
-
-def _keep_view(views: ViewLibrary | None, seen: list, frame, H, size) -> ViewLibrary:
-    """Add this followed frame as a key view when its picture lies KEY_MOVED_YD or more from
-    every kept one's (the first always)."""
-    views = views if views is not None else ViewLibrary(size)
-    yd = picture_on_field(H, size)
-    if is_new_view(yd, seen) and views.add(frame, H):
-        seen.append(yd)
-    return views

@@ -25,7 +25,7 @@ from vision.frame_rate import scaled_frames
 from vision.frame_store import DEFAULT_BUDGET_MB, FrameStore
 from vision.homography import calibrate, for_frame_size
 from vision.identity_doubt import WINDOW_S, withhold_doubtful
-from vision.observe import Observer, umpire_class_known
+from vision.observe import FrameObs, Observer, umpire_class_known
 from vision.openvino_cpu import precision_name
 from vision.plays import detect_plays
 from vision.roster import limit_roster
@@ -133,8 +133,11 @@ def _identities(voter: IdentityVoter, tids: list[int], xy: np.ndarray, lineup: n
 
 
 def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
-            progress: Callable[[int, int], None] | None = None) -> Analysis:
-    """Run the pipeline on a clip (no files written; see vision.outputs.write_outputs)."""
+            progress: Callable[[int, int], None] | None = None,
+            on_frame: Callable[[FrameObs, np.ndarray], None] | None = None) -> Analysis:
+    """Run the pipeline on a clip (no files written; see vision.outputs.write_outputs).
+    `on_frame(observation, frame)` is called with each frame observed (vision.relocate.KeyViews
+    keeps key views of the shot from it)."""
     from vision.camera_lead_in import follow_to_window, lead_in_frames
     from vision.camera_motion import CameraMotionTracker
     started = time.perf_counter()
@@ -191,7 +194,9 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                 camera_cut = {"frame": int(index), "t": round(float(t), 3)}
                 break
             if det is not None:
-                obs.observe(index, t, frame, det, step)
+                seen = obs.observe(index, t, frame, det, step)
+                if on_frame is not None:
+                    on_frame(seen, frame)
         done += 1
         decoded[1:] = [(int(index), round(float(t), 4))]
         if progress:

@@ -16,9 +16,9 @@ with RANSAC, and the best key view kept. A match is only believed when
 - at least MIN_INLIERS features agree with it, and at least MIN_INLIER_SHARE of the matches,
 - the image-to-image homography is one a turning, zooming camera can make (its zoom within
   MAX_ZOOM of 1, nearly no shear: a turn of the camera keeps square pixels square to first order),
-- and, where the key's homography decomposes into such a camera (vision.camera_motion
-  .ptz_from_homography), the new one decomposes into a camera at the same place (within
-  MAX_CENTRE_SHIFT_YD).
+- and, where the first key's homography decomposes into such a camera (vision.camera_motion
+  .ptz_from_homography), that camera, left on its stand and only turned and zoomed, can see
+  the field as the new homography says (within MAX_PLACE_PX).
 
 Another camera (another place) fails the last check even where it sees the same painted lines;
 a close-up of players or a replay graphic has too few matches.
@@ -30,19 +30,23 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.camera_motion import ptz_from_homography
+from vision.camera_motion import PTZCamera, fit_ptz, ptz_from_homography
+from vision.homography import image_to_field
 
 SCALE = 0.5                 # features are found on a half-size copy (SIFT on 640x360: ~50 ms)
 N_FEATURES = 1500
-CONTRAST = 0.01             # SIFT's contrast threshold (OpenCV's 0.04 finds 10-80 features on rendered grass:
-                            # too few to match; 0.01 finds 300-800 and locates the panning sample's views)
+CONTRAST = 0.005            # SIFT's contrast threshold (OpenCV's 0.04 finds 10-80 features on rendered grass,
+                            # too few to match; 0.01 150-800, a line-up view with its players masked 150;
+                            # 0.005 about 1100, and three times the inliers on it)
 RATIO = 0.75                # Lowe's ratio test
 RANSAC_PX = 3.0             # full-size pixels
 MIN_INLIERS = 20
 MIN_INLIER_SHARE = 0.3
 MAX_ZOOM = 3.0              # the two views' scales differ at most this much
 MAX_SHEAR = 0.15            # |cos| of the angle the image's axes make after the mapping (0: square)
-MAX_CENTRE_SHIFT_YD = 4.0   # the camera found must stand where the key views' camera stands
+MAX_PLACE_PX = 12.0         # the camera found, put on the key views' stand, turned and zoomed, sees the picture
+                            # within this many pixels (views located from the same stand: 0-6 px; the renderer's
+                            # views from stands 5-18 yd away: 73-405 px)
 BOX_PAD_PX = 6.0            # players' boxes grown by this before masking
 
 
@@ -64,6 +68,7 @@ class ViewLibrary:
         self._matcher = cv2.BFMatcher(cv2.NORM_L2)
         self._views: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []    # (points px, descriptors, H)
         self._centre: np.ndarray | None = None       # the camera's place, from the first key that tells it
+        self.last_place_px: float | None = None      # the last place check's worst residual (diagnostics)
 
     def __len__(self) -> int:
         return len(self._views)
@@ -143,17 +148,32 @@ class ViewLibrary:
         return 1.0 / MAX_ZOOM <= zoom <= MAX_ZOOM and sv[0] / sv[1] <= 1.0 + 2 * MAX_SHEAR and cos <= MAX_SHEAR
 
     def _same_place(self, H: np.ndarray) -> bool:
+        """Can the key views' camera, on its stand, turned and zoomed, see the field as `H` says?
+        (Fitted with the stand fixed: the stand's place along a long lens's line of sight is
+        poorly told by one view, where it stands across it is not.)"""
         if self._centre is None:
             return True
+        w, h = self.image_size
+        if (H @ np.array([w / 2, 0.9 * h, 1.0]))[2] < 0:
+            H = -H                        # the same homography, signed so that the ground in view is in front
         cam = ptz_from_homography(np.linalg.inv(H), self.image_size)
-        return cam is not None and float(np.linalg.norm(cam.C - self._centre)) <= MAX_CENTRE_SHIFT_YD
+        if cam is None:
+            return False
+        px = np.array([(u * w, v * h) for v in np.linspace(0.45, 0.95, 4) for u in np.linspace(0.05, 0.95, 5)])
+        yd = image_to_field(H, px, front_only=True)
+        ok = np.isfinite(yd).all(axis=1)
+        if np.count_nonzero(ok) < 6:
+            return False
+        _cam, residual = fit_ptz(PTZCamera(cam.R, cam.f, self._centre, cam.cx, cam.cy), yd[ok], px[ok], iters=10)
+        self.last_place_px = float(residual.max())
+        return self.last_place_px <= MAX_PLACE_PX
 
 
 # ------------------------------------------------------------------------------------
 # Across a cut: key views from a followed shot, and the first frame after it that matches one
 # ------------------------------------------------------------------------------------
 KEY_MOVED_YD = 3.0          # a followed frame becomes a key view when its picture has moved this far from every key's
-MAX_KEYS = 40               # key views kept of a shot (matching a frame against each costs ~4 ms)
+MAX_KEYS = 60               # key views kept (matching a frame against each costs ~4 ms)
 KEY_GRID = np.array([(u, v) for v in (0.55, 0.9) for u in (0.1, 0.5, 0.9)])     # image shares, lower picture
 
 
@@ -179,44 +199,35 @@ def is_new_view(yd: np.ndarray, seen: list[np.ndarray], moved_yd: float = KEY_MO
         return all(not (np.nanmax(np.hypot(*(yd - w).T)) <= moved_yd) for w in seen)
 
 
-def key_frames(frames, image_size: tuple[int, int], moved_yd: float = KEY_MOVED_YD,
-               max_keys: int = MAX_KEYS) -> list:
-    """Of a followed shot's observations (vision.observe.FrameObs, in order), those to keep as key
-    views: the first one the camera was followed to, each one whose picture has moved `moved_yd`
-    from every kept one's (lower part of the picture, on the field), and the last one (the
-    camera's latest view before the cut); at most `max_keys`, evenly spread."""
-    kept, where = [], []
-    good = [fr for fr in frames if fr.camera_ok]
-    for k, fr in enumerate(good):
-        yd = picture_on_field(fr.H, image_size)
-        if is_new_view(yd, where, moved_yd) or k == len(good) - 1:
-            kept.append(fr)
-            where.append(yd)
-    if len(kept) > max_keys:                          # evenly spread, the last one kept
-        pick = np.unique(np.round(np.linspace(0, len(kept) - 1, max_keys)).astype(int))
-        kept = [kept[i] for i in pick]
-    return kept
+class KeyViews:
+    """The key views of a shot being followed: `offer` every frame the camera is followed to; a
+    frame becomes a key view when its picture has moved `moved_yd` from every key's (the first
+    always), and `close_shot` adds the last one offered (the camera's latest view before a cut).
+    At most `max_views`: the first ones are kept (the line-up's view among them)."""
 
+    def __init__(self, image_size: tuple[int, int], moved_yd: float = KEY_MOVED_YD, max_views: int = MAX_KEYS):
+        self.library = ViewLibrary(image_size, max_views=max_views)
+        self.moved_yd = float(moved_yd)
+        self._seen: list[np.ndarray] = []
+        self._last: tuple | None = None            # the last frame offered and not kept
 
-def library_of(video, frames, image_size: tuple[int, int]) -> ViewLibrary:
-    """A ViewLibrary of a followed shot's key views (key_frames of `frames`), decoded again from
-    `video` in one pass (the frames between are grabbed, not converted)."""
-    from vision.video_io import open_video
-    lib = ViewLibrary(image_size, max_views=MAX_KEYS)
-    keys = {fr.index: fr for fr in key_frames(frames, image_size)}
-    if not keys:
-        return lib
-    first, last = min(keys), max(keys)
-    every = int(np.gcd.reduce(np.array(sorted(keys)) - 0)) or 1
-    with open_video(video) as reader:
-        for index, _t, frame in reader.frames(start=first, every=every):
-            fr = keys.get(index)
-            if fr is not None:
-                boxes = np.concatenate([fr.horse_xyxy.reshape(-1, 4), fr.person_xyxy.reshape(-1, 4)])
-                lib.add(frame, fr.H, boxes)
-            if index >= last:
-                break
-    return lib
+    def offer(self, frame: np.ndarray, H: np.ndarray, boxes=None) -> bool:
+        """Keep `frame` (image → field `H`; `boxes` to mask) if its view is new; True if kept."""
+        yd = picture_on_field(H, self.library.image_size)
+        if is_new_view(yd, self._seen, self.moved_yd) and self.library.add(frame, H, boxes):
+            self._seen.append(yd)
+            self._last = None
+            return True
+        self._last = (frame, H, boxes, yd)
+        return False
+
+    def close_shot(self) -> None:
+        """Keep the last frame offered (unless it was kept, or shows a key's view within a yard)."""
+        if self._last is not None:
+            frame, H, boxes, yd = self._last
+            if is_new_view(yd, self._seen, 1.0) and self.library.add(frame, H, boxes):
+                self._seen.append(yd)
+            self._last = None
 
 
 def find_view_again(video, library: ViewLibrary, start: int, every: int, end_s: float | None = None,

@@ -163,15 +163,15 @@ def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE, acr
     vision.pipeline.AnalyzeOptions; its defending only names the teams).
 
     At a camera cut the analysis stops (the calibration holds for one shot); with `across_cuts`
-    the frames after it are matched against key views of the shot followed so far
-    (vision.relocate), and where the calibrated camera is seen again the scan goes on from
+    the frames after it are matched against key views of the calibrated camera kept while it was
+    followed (vision.relocate.KeyViews, over all its shots so far), and where the calibrated camera is seen again the scan goes on from
     there, with that frame's homography as its calibration: a broadcast's cutaways (replays,
     close-ups) are skipped. Line-ups in the later shots always carry their own calibration."""
     import time
     from dataclasses import replace
 
     from vision.pipeline import analyze, team_hints
-    from vision.relocate import find_view_again, library_of
+    from vision.relocate import KeyViews, find_view_again
     from vision.video_io import Window, probe_video
     started = time.perf_counter()
     info = probe_video(video)
@@ -181,6 +181,11 @@ def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE, acr
     named = team_hints(opts) is not None
     lineups, sides, cals, shots = [], [], [], []
     looked, stop, seg_opts, seg_first = 0, None, opts, 0
+    keys = KeyViews(info.size) if across_cuts else None     # views of the calibrated camera, over every shot of it
+
+    def keep_view(seen, frame) -> None:
+        if seen.camera_ok:
+            keys.offer(frame, seen.H, np.concatenate([seen.horse_xyxy.reshape(-1, 4), seen.person_xyxy.reshape(-1, 4)]))
 
     n_all = max(1, int(info.n_frames))
 
@@ -188,7 +193,8 @@ def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE, acr
         return (lambda done, total: progress(min(first_frame + done, n_all), n_all)) if progress else None
 
     while True:
-        analysis = analyze(video, seg_opts, detector=detector, progress=counted(seg_first))
+        analysis = analyze(video, seg_opts, detector=detector, progress=counted(seg_first),
+                           on_frame=keep_view if keys is not None else None)
         b, frames = analysis.batch, analysis.frames
         win = analysis.report.get("window") or {}
         first = float(win.get("start_s") or 0.0)
@@ -211,9 +217,10 @@ def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE, acr
         if not cut:
             break
         again = cal = None
-        if across_cuts and frames:
-            again = find_view_again(video, library_of(video, frames, info.size), int(cut["frame"]), stride,
-                                    float(last_s), progress=(lambda i: progress(min(i, n_all), n_all)) if progress else None)
+        if keys is not None:
+            keys.close_shot()
+            again = find_view_again(video, keys.library, int(cut["frame"]), stride, float(last_s),
+                                    progress=(lambda i: progress(min(i, n_all), n_all)) if progress else None)
             cal = None if again is None else moving_calibration(None, again.H, again.index, True, info.size,
                                                                 b.field.length_yd, b.field.width_yd)
         if cal is None:                    # not seen again: the rest is left unscanned
