@@ -69,6 +69,28 @@ def test_other_cameras_are_not_taken_for_the_calibrated_one(pan_library, clip):
     assert [i for i, f in frames.items() if lib.locate(f) is not None] == []
 
 
+def test_a_graphic_every_shot_shows_does_not_make_another_camera_the_calibrated_one():
+    """A broadcast's score graphic, the same pixels in every shot (here a textured 240x70
+    patch in the top left corner): its features match between any two shots, but they cover a
+    corner of the picture, not a view. Another camera with the graphic: not located; the
+    calibrated camera with it: located as before."""
+    rng = np.random.default_rng(3)
+    bug = cv2.GaussianBlur(rng.integers(0, 255, (70, 240, 3), dtype=np.uint8), (0, 0), 1.5)
+
+    def with_bug(frame):
+        out = frame.copy()
+        out[20:90, 20:260] = bug
+        return out
+    truth = _truth("clean_lineup_pan")
+    frames = _frames("clean_lineup_pan", lambda i: i in (0, 12, 25))
+    lib = ViewLibrary(SIZE)
+    for i in (0, 25):
+        lib.add(with_bug(frames[i]), _H(truth, i), _boxes(truth, i))
+    assert lib.locate(with_bug(frames[12])) is not None
+    others = _frames("jostling_at_centre", lambda i: i % 40 == 0)
+    assert [i for i, f in others.items() if lib.locate(with_bug(f)) is not None] == []
+
+
 def test_key_views_are_where_the_picture_moved_and_the_last_one_before_a_cut():
     """A still camera: its first view (and its last, only if it moved); a pan of 1 yd a frame:
     a key every 3 yd; the library's cap keeps the first ones."""

@@ -14,6 +14,7 @@ move); a frame is matched against each (Lowe's ratio test), the image-to-image h
 with RANSAC, and the best key view kept. A match is only believed when
 
 - at least MIN_INLIERS features agree with it, and at least MIN_INLIER_SHARE of the matches,
+  spread over at least MIN_SPREAD of the picture (not a graphic that every shot shows),
 - the image-to-image homography is one a turning, zooming camera can make (its zoom within
   MAX_ZOOM of 1, nearly no shear: a turn of the camera keeps square pixels square to first order),
 - and, where the first key's homography decomposes into such a camera (vision.camera_motion
@@ -47,6 +48,8 @@ MAX_SHEAR = 0.15            # |cos| of the angle the image's axes make after the
 MAX_PLACE_PX = 12.0         # the camera found, put on the key views' stand, turned and zoomed, sees the picture
                             # within this many pixels (views located from the same stand: 0-6 px; the renderer's
                             # views from stands 5-18 yd away: 73-405 px)
+MIN_SPREAD = 0.1            # the agreeing features cover at least this share of the picture (a broadcast's score
+                            # or clock graphic, the same in every shot, is a small corner: it cannot pass for a view)
 BOX_PAD_PX = 6.0            # players' boxes grown by this before masking
 
 
@@ -123,13 +126,20 @@ class ViewLibrary:
             dst = kpts[[m.trainIdx for m in good]]
             M, inl = cv2.findHomography(src, dst, cv2.RANSAC, RANSAC_PX, maxIters=2000, confidence=0.999)
             n_in = int(inl.sum()) if inl is not None else 0
-            if M is None or n_in < MIN_INLIERS or n_in < MIN_INLIER_SHARE * len(good) or not self._turn_like(M):
+            if M is None or n_in < MIN_INLIERS or n_in < MIN_INLIER_SHARE * len(good) or not self._turn_like(M) \
+                    or self._spread(src[inl.ravel().astype(bool)]) < MIN_SPREAD:
                 continue
             if best is None or n_in > best.inliers:
                 best = Located(kH @ M, k, n_in, len(good))
         if best is None or not self._same_place(best.H):
             return None
         return best
+
+    def _spread(self, pts: np.ndarray) -> float:
+        """The share of the picture the points' convex hull covers."""
+        if len(pts) < 3:
+            return 0.0
+        return float(cv2.contourArea(cv2.convexHull(pts.astype(np.float32)))) / (self.image_size[0] * self.image_size[1])
 
     def _turn_like(self, M: np.ndarray) -> bool:
         """Could a camera turning and zooming about its centre map one view onto the other so?
