@@ -42,9 +42,17 @@ def camera_cut_warning(report: dict) -> str | None:
     cut = report.get("camera_cut")
     if not cut:
         return None
-    return (f"camera cut at frame {cut['frame']} ({cut['t']:.2f} s): the calibration describes the first "
-            f"shot only, so frames from {cut['frame']} on were not analysed (split the clip at its cuts "
+    return (f"camera cut at frame {cut['frame']} ({cut['t']:.2f} s): the calibrated camera was not seen again "
+            f"after it, so frames from {cut['frame']} on were not analysed (split the clip at its cuts "
             f"and calibrate each shot)")
+
+
+def cutaway_warnings(report: dict) -> list[str]:
+    """One line per cutaway skipped (another shot between two of the calibrated camera's): its
+    frames were not judged."""
+    return [f"frames {c['cut_frame']}-{c['found_frame'] - 1} ({c['cut_t']:.2f}-{c['found_t']:.2f} s) show another "
+            f"camera: not judged (the calibrated camera was found again at frame {c['found_frame']})"
+            for c in report.get("cutaways") or []]
 
 
 def coverage_warnings(report: dict) -> list[str]:
@@ -68,6 +76,7 @@ def later_play_warning(report: dict) -> str | None:
 
 
 def report_warnings(report: dict) -> list[str]:
-    """Everything a reader of the verdicts is warned of: the frames not analysed after a
-    camera cut, footage running on long after the throw-in, then the teams short of players."""
-    return [w for w in (camera_cut_warning(report), later_play_warning(report)) if w] + coverage_warnings(report)
+    """Everything a reader of the verdicts is warned of: the cutaways skipped, the frames not
+    analysed after a camera cut, footage running on long after the throw-in, then the teams short of players."""
+    return cutaway_warnings(report) + [w for w in (camera_cut_warning(report), later_play_warning(report)) if w] \
+        + coverage_warnings(report)

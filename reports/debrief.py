@@ -31,7 +31,7 @@ from urllib.parse import quote
 import numpy as np
 
 from reports.atomic import write_text
-from reports.coverage import camera_cut_warning, coverage_warnings, later_play_warning
+from reports.coverage import camera_cut_warning, coverage_warnings, cutaway_warnings, later_play_warning
 from reports.writers import part_analysed, withheld_reason
 from rules.events import WORST, event_key
 
@@ -452,7 +452,11 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
         verdict = "<p class=\"verdict good\" id=\"verdict\">No Rule 20 violation found.</p>"
     cut = camera_cut_warning(report)
     if cut:           # the footage cut to another camera: what follows was not judged
-        verdict += f"<br><p class=\"verdict warn\" id=\"camera-cut-warning\">Only the first shot was analysed: {_e(cut)}.</p>"
+        verdict += f"<br><p class=\"verdict warn\" id=\"camera-cut-warning\">Not analysed to the end: {_e(cut)}.</p>"
+    away = cutaway_warnings(report)
+    if away:          # a cutaway skipped: those frames show another camera
+        verdict += ("<br><p class=\"verdict warn\" id=\"cutaway-warning\">Not judged: "
+                    + "; ".join(_e(w) for w in away) + ".</p>")
     later = later_play_warning(report)
     if later:         # one throw-in a clip: a later line-up would be judged as play
         verdict += f"<br><p class=\"verdict warn\" id=\"later-play-warning\">One throw-in judged: {_e(later)}.</p>"

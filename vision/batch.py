@@ -105,6 +105,7 @@ class BatchSettings:
                                                   # None: the sidecar's hidden_horses, else on
     annotate: bool = True                         # write annotated.mp4
     moving_camera: bool = True
+    across_cuts: bool = True
     frame_memory_mb: float = DEFAULT_BUDGET_MB   # decoded frames kept for annotated.mp4 (vision.frame_store)
 
 
@@ -246,7 +247,7 @@ def clip_options(clip: str | Path, settings: BatchSettings, part: int | None = N
                           min_run=settings.min_run, margin_sigmas=settings.margin_sigmas,
                           track_space=settings.track_space,
                           hidden_horses=hidden_horses_setting(settings.hidden_horses, side),
-                          moving_camera=settings.moving_camera,
+                          moving_camera=settings.moving_camera, across_cuts=settings.across_cuts,
                           annotate=settings.annotate, frame_memory_mb=settings.frame_memory_mb,
                           field=side.get("field", {}), window=window_setting(None, None, side))
 

@@ -52,11 +52,11 @@ def lead_in_frames(calibration_frame: int, fps: float, window: Window | None, ev
 
 
 def follow_to_window(video: str | Path, camera, calibration_frame: int, fps: float, window: Window,
-                     every: int = LEAD_IN_EVERY, progress=None) -> LeadIn | None:
+                     every: int = LEAD_IN_EVERY, progress=None, across_cuts: bool = True) -> LeadIn | None:
     """Bring `camera` (a vision.camera_motion.CameraMotionTracker at the calibrated frame) to
     the window's start, following the frames from `calibration_frame` on; None when the window
     does not start after it. A camera cut in between is crossed where the calibrated camera is
-    seen again; SettingsError when it is not before the window. `progress(n)` is called with
+    seen again (unless `across_cuts` is False); SettingsError when it is not before the window. `progress(n)` is called with
     the frames followed (or searched) so far."""
     if not lead_in_frames(calibration_frame, fps, window, every):
         return None
@@ -86,6 +86,8 @@ def follow_to_window(video: str | Path, camera, calibration_frame: int, fps: flo
                 continue
             if cuts.jumped(frame):
                 cut = (int(index), float(t))
+                if not across_cuts:
+                    break
                 keys.close_shot()
                 continue
             step = camera.update(frame)
@@ -96,9 +98,10 @@ def follow_to_window(video: str | Path, camera, calibration_frame: int, fps: flo
     if cut is not None:
         raise SettingsError(
             f"a camera cut at {cut[1]:.2f} s (frame {cut[0]}) lies between the calibrated frame "
-            f"{calibration_frame} and the part to analyse ({window.describe()}), and the calibrated camera's view "
-            f"was not seen again before it: the calibration does not hold past the cut; calibrate a frame in that "
-            f"part (polo-lineup calibrate VIDEO --frame N; in a sidecar's throw_ins, as that throw-in's own "
-            f"calibration)")
+            f"{calibration_frame} and the part to analyse ({window.describe()})"
+            + (", and the calibrated camera's view was not seen again before it" if across_cuts else "")
+            + ": the calibration does not hold past the cut; calibrate a frame in that "
+            "part (polo-lineup calibrate VIDEO --frame N; in a sidecar's throw_ins, as that throw-in's own "
+            "calibration)")
     return LeadIn(calibration_frame, last, n, lost, time.perf_counter() - started, crossed)
 

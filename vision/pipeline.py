@@ -28,6 +28,7 @@ from vision.identity_doubt import WINDOW_S, withhold_doubtful
 from vision.observe import FrameObs, Observer, umpire_class_known
 from vision.openvino_cpu import precision_name
 from vision.plays import detect_plays
+from vision.relocate import KeyViews
 from vision.roster import limit_roster
 from vision.scene_cuts import CutDetector
 from vision.swaps import exchange_by_motion, exchange_swaps, named_looks, split_swaps
@@ -69,9 +70,21 @@ class AnalyzeOptions:
     hidden_horses: bool = True                       # a rider whose horse is hidden is a unit (vision.players)
     moving_camera: bool = True                       # follow pan/zoom from the field itself
     window: Window | None = None                     # analyse only this part of the video (times in the source's seconds)
+    across_cuts: bool = True                         # skip a cutaway to another shot where the calibrated camera is seen again
     annotate: bool = True
     frame_memory_mb: float = DEFAULT_BUDGET_MB       # decoded frames kept for the annotated clip (vision.frame_store)
     field: dict = field(default_factory=dict)        # length_yd / width_yd overrides
+
+
+MAX_CUTAWAY_S = 60.0     # another shot this long ends the analysis, as a cut did before cutaways were skipped
+SEARCH_EVERY = 5         # frames: in another shot, one in this many is matched against the key views
+
+
+@dataclass
+class _Away:
+    frame: int               # the cut
+    t: float
+    tried: int = -SEARCH_EVERY
 
 
 @dataclass
@@ -172,7 +185,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     lead_total = lead_in_frames(fit.calibration.frame, fps, opts.window) if camera is not None else 0
     lead_in = None
     if lead_total:
-        lead_in = follow_to_window(video, camera, fit.calibration.frame, fps, opts.window,
+        lead_in = follow_to_window(video, camera, fit.calibration.frame, fps, opts.window, across_cuts=opts.across_cuts,
                                    progress=(lambda n: progress(min(n, lead_total), lead_total + total))
                                    if progress else None)
     decoded = []                          # the first and last frame decoded, (index, t): a window's bounds
@@ -182,26 +195,52 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     # the GIL) while this one follows the camera, tracks and describes frame i. The
     # calibration holds for one shot: the analysis stops at the first camera cut (a content
     # jump the camera tracker cannot follow either; vision.scene_cuts).
-    cuts, camera_cut = CutDetector(), None
+    # A cut to another shot and back (a broadcast's cutaway) is skipped where the calibrated
+    # camera is seen again (vision.relocate: key views kept as the shot is followed).
+    cuts, camera_cut, away, cutaways = CutDetector(), None, None, []
+    keys = KeyViews(reader.size) if camera is not None and opts.across_cuts else None
     for index, t, frame, det in prefetch(detect_frames(prefetch(kept.keep_all(reader)), detector, opts.stride),
                                          depth=2):
-        jumped = cuts.jumped(frame)
-        if det is not None or jumped:
-            step = None
-            if jumped and camera is not None:
-                step = camera.update(frame, exclude_boxes=det.xyxy if det is not None else None)
-            if jumped and (camera is None or not step.ok) and obs.frames:
-                camera_cut = {"frame": int(index), "t": round(float(t), 3)}
+        if away is not None:                   # in another shot: the calibrated camera again?
+            cuts.change(frame)
+            if t - away.t > MAX_CUTAWAY_S:
+                camera_cut = {"frame": away.frame, "t": round(away.t, 3)}
                 break
-            if det is not None:
-                seen = obs.observe(index, t, frame, det, step)
-                if on_frame is not None:
-                    on_frame(seen, frame)
+            if index - away.tried >= SEARCH_EVERY and det is not None:
+                away.tried = index
+                found = keys.library.locate(frame)
+                if found is not None:
+                    camera.reset(found.H)              # restarts on this frame, observed below
+                    cutaways.append({"cut_frame": away.frame, "cut_t": round(away.t, 3),
+                                     "found_frame": int(index), "found_t": round(float(t), 3)})
+                    away = None
+        if away is None:
+            jumped = cuts.jumped(frame)
+            if det is not None or jumped:
+                step = None
+                if jumped and camera is not None:
+                    step = camera.update(frame, exclude_boxes=det.xyxy if det is not None else None)
+                if jumped and (camera is None or not step.ok) and obs.frames:
+                    if keys is not None and len(keys.library):
+                        keys.close_shot()
+                        away = _Away(int(index), float(t))
+                    else:
+                        camera_cut = {"frame": int(index), "t": round(float(t), 3)}
+                        break
+                elif det is not None:
+                    seen = obs.observe(index, t, frame, det, step)
+                    if keys is not None and seen.camera_ok:
+                        keys.offer(frame, seen.H, np.concatenate([seen.horse_xyxy.reshape(-1, 4),
+                                                                  seen.person_xyxy.reshape(-1, 4)]))
+                    if on_frame is not None:
+                        on_frame(seen, frame)
         done += 1
         decoded[1:] = [(int(index), round(float(t), 4))]
         if progress:
             progress(lead_total + done, lead_total + max(total, done))
     reader.close()
+    if away is not None:                       # the calibrated camera was not seen again
+        camera_cut = {"frame": away.frame, "t": round(away.t, 3)}
     frames = obs.frames
     exchanges = exchange_swaps(frames, voter, obs.looks) if opts.split_swaps else []
     moved = exchange_by_motion(frames, voter, obs.looks) if opts.split_swaps else []
@@ -291,6 +330,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     report["detector"] = {"model": str(getattr(detector, "path", None)), "runtime": getattr(detector, "runtime", None),
                           "openvino_precision": precision_name()}
     report["camera_cut"] = camera_cut
+    report["cutaways"] = cutaways
     report["camera_lead_in"] = lead_in.to_dict() if lead_in is not None else None
     report["window"] = None if opts.window is None else {    # the frames decoded (analysed: `stride`)
         "start_s": opts.window.start_s, "end_s": opts.window.end_s, "first_frame": decoded[0][0],

@@ -9,8 +9,8 @@ boards, trees), so a frame that shares enough of the picture with a view whose i
 homography is known (a key view, kept while the shot was followed) has its own homography
 too: the key's times the image-to-image one.
 
-Key views are stored as SIFT features of a half-size grey copy, players' boxes masked out (they
-move); a frame is matched against each (Lowe's ratio test), the image-to-image homography fitted
+Key views are kept as half-size grey copies (their SIFT features found when first needed: most
+shots never end in a cut), players' boxes masked out (they move); a frame is matched against each (Lowe's ratio test), the image-to-image homography fitted
 with RANSAC, and the best key view kept. A match is only believed when
 
 - at least MIN_INLIERS features agree with it, and at least MIN_INLIER_SHARE of the matches,
@@ -70,18 +70,22 @@ class ViewLibrary:
         self._sift = cv2.SIFT_create(nfeatures=N_FEATURES, contrastThreshold=CONTRAST)
         self._matcher = cv2.BFMatcher(cv2.NORM_L2)
         self._views: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []    # (points px, descriptors, H)
+        self._pending: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]] = []   # (half-size grey, H, boxes)
         self._centre: np.ndarray | None = None       # the camera's place, from the first key that tells it
         self.last_place_px: float | None = None      # the last place check's worst residual (diagnostics)
 
     def __len__(self) -> int:
-        return len(self._views)
+        return len(self._views) + len(self._pending)
 
-    def _features(self, frame: np.ndarray, boxes) -> tuple[np.ndarray, np.ndarray | None]:
+    def small(self, frame: np.ndarray) -> np.ndarray:
+        """The half-size grey copy features are found on."""
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         if grey.shape[1::-1] != self.image_size:
             raise ValueError(f"frame size {grey.shape[1]}x{grey.shape[0]} is not the library's "
                              f"{self.image_size[0]}x{self.image_size[1]}")
-        small = cv2.resize(grey, None, fx=SCALE, fy=SCALE, interpolation=cv2.INTER_AREA)
+        return cv2.resize(grey, None, fx=SCALE, fy=SCALE, interpolation=cv2.INTER_AREA)
+
+    def _features(self, small: np.ndarray, boxes) -> tuple[np.ndarray, np.ndarray | None]:
         mask = np.full(small.shape, 255, np.uint8)
         for x0, y0, x1, y1 in np.asarray(boxes if boxes is not None else np.zeros((0, 4)), float).reshape(-1, 4):
             if np.all(np.isfinite((x0, y0, x1, y1))):
@@ -93,27 +97,35 @@ class ViewLibrary:
         return pts, desc
 
     def add(self, frame: np.ndarray, H: np.ndarray, boxes=None) -> bool:
-        """Keep `frame` (BGR or grey) as a key view whose image → field homography is `H`;
-        False (nothing kept) when it has too few features to be matched or the library is full."""
-        if len(self._views) >= self.max_views:
+        """Keep `frame` (BGR or grey) as a key view whose image → field homography is `H`
+        (`boxes`, moving things, masked); False when the library is full. Only its half-size grey
+        copy is kept: its features are found when a frame is first located (most shots never end
+        in a cut; a view with too few features to match is dropped then)."""
+        if len(self) >= self.max_views:
             return False
-        pts, desc = self._features(frame, boxes)
-        if desc is None or len(pts) < MIN_INLIERS:
-            return False
-        H = np.asarray(H, float)
-        self._views.append((pts, desc, H))
-        if self._centre is None:
-            cam = ptz_from_homography(np.linalg.inv(H), self.image_size)
-            if cam is not None:
-                self._centre = cam.C
+        self._pending.append((self.small(frame), np.asarray(H, float),
+                              None if boxes is None else np.array(boxes, float).reshape(-1, 4)))
         return True
+
+    def _prepare(self) -> None:
+        for small, H, boxes in self._pending:
+            pts, desc = self._features(small, boxes)
+            if desc is None or len(pts) < MIN_INLIERS:
+                continue
+            self._views.append((pts, desc, H))
+            if self._centre is None:
+                cam = ptz_from_homography(np.linalg.inv(H), self.image_size)
+                if cam is not None:
+                    self._centre = cam.C
+        self._pending = []
 
     def locate(self, frame: np.ndarray, boxes=None) -> Located | None:
         """`frame`'s image → field homography from the key view it matches best; None when it
         matches none well enough (another camera, a close-up, a view never seen)."""
+        self._prepare()
         if not self._views:
             return None
-        pts, desc = self._features(frame, boxes)
+        pts, desc = self._features(self.small(frame), boxes)
         if desc is None or len(pts) < MIN_INLIERS:
             return None
         best: Located | None = None
