@@ -5,7 +5,9 @@ the picture, a second line-up with ends changed, a second throw-in: 17 s), rende
 from a moved camera stand with another seed, and from farther back with a wider lens that keeps
 the play in view; five throw-ins in 54 s seen that way too, and by a camera that pans after
 the play and back to the centre for each line-up (about 15 s to render a 17-s one, into
---rendered DIR, reused there); and each of the twelve sample clips, one throw-in (or none) each. For each: the
+--rendered DIR, reused there); the panning one again with a broadcast's cutaways (4 s of a
+second camera on the far side after each goal: the scan must skip them and find the first
+camera's view again); and each of the twelve sample clips, one throw-in (or none) each. For each: the
 line-ups found, whether each true throw-in lies inside a window found (and how many windows
 hold none), the scan's speed (seconds of footage per second, the models loaded once); then, for
 the recordings, `analyze` on each window with that throw-in's ends (and, where the camera
@@ -42,6 +44,41 @@ RECORDINGS = {"two_throw_ins": (TWO, 101, (0, 0, 0), 1.0, False),
               "five_throw_ins_pan": (FIVE, 905, (0, 0, 0), 1.0, True)}      # panning after the play and back
 
 
+# A broadcast's cutaways: `of` (a recording above) with, from each throw-in but the last, the
+# frames from 4 s to 8 s after it (the goal and the ride back) taken from a second camera
+# watching the same scene from the far side (another stand, a closer view: a replay angle).
+CUTAWAYS = {"five_throw_ins_cutaways": ("five_throw_ins_pan", {"position": [150, 185, 8], "look_at": [150, 66],
+                                                              "focal_px": 2600}, (4.0, 8.0))}
+
+
+def render_cutaways(name: str, out: Path) -> tuple[Path, list[dict]]:
+    """Render `of`'s scenario from the second camera and splice its frames in (into out/name)."""
+    import shutil
+
+    from synth.clip import render_clip
+    from synth.recording import recording
+    from synth.scenario import parse_scenario
+    from vision.video_io import VideoWriter, open_video
+    of, camera, (a, b) = CUTAWAYS[name]
+    main_clip, tis = render_recording(of, out)
+    folder = out / name
+    if not (folder / "clip.mp4").is_file():
+        times, seed, *_ = RECORDINGS[of]
+        doc, _ = recording(times, name=f"{of}_far_side", seed=seed)
+        doc["camera"] = dict(camera)
+        far = out / f"{of}_far_side"
+        if not (far / "clip.mp4").is_file():
+            render_clip(parse_scenario(doc), far, with_expected=False)
+        away = [(round((ti["t"] + a) * 25), round((ti["t"] + b) * 25)) for ti in tis[:-1]]
+        folder.mkdir(parents=True, exist_ok=True)
+        with VideoWriter(folder / "clip.mp4", 25.0) as w:
+            for (i, _t, f), (_j, _u, g) in zip(open_video(main_clip), open_video(far / "clip.mp4")):
+                w.write(g if any(lo <= i < hi for lo, hi in away) else f)
+        for n in ("calibration.json", "truth.json"):
+            shutil.copy(main_clip.with_name(n), folder / n)
+    return folder / "clip.mp4", tis
+
+
 def render_recording(name: str, out: Path) -> tuple[Path, list[dict]]:
     from synth.clip import render_clip
     from synth.recording import recording
@@ -72,11 +109,14 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.rendered or tempfile.mkdtemp(prefix="find-throw-ins-"))
     det = scan_detector()
     rows = ["| footage | line-ups found | true throw-ins inside a window | windows without one | "
-            "scan: s of footage per s |", "|---|---|---|---|---|"]
+            "scan: s of footage per s | other shots skipped |", "|---|---|---|---|---|---|"]
     judged = ["| recording | window | throw-in frame found (truth) | events |", "|---|---|---|---|"]
     clips = []
     for name in RECORDINGS:
         clip, tis = render_recording(name, out)
+        clips.append((name, clip, [ti["t"] for ti in tis], tis))
+    for name in CUTAWAYS:
+        clip, tis = render_cutaways(name, out)
         clips.append((name, clip, [ti["t"] for ti in tis], tis))
     if not args.no_samples:
         for folder in sorted(p for p in SAMPLES.iterdir() if (p / "truth.json").is_file()):
@@ -94,8 +134,10 @@ def main(argv: list[str] | None = None) -> int:
         inside = sum(any(a <= t < b for a, b in wins) for t in times)
         extra = sum(not any(a <= t < b for t in times) for a, b in wins)
         inside_all, total, extra_all = inside_all + inside, total + len(times), extra_all + extra
+        others = ", ".join(f"{clock(sh['start_s'])}-{clock(sh['end_s'])}" for sh in found.shots or []
+                           if sh["view"] == "other")
         rows.append(f"| {name} | {len(found.lineups)} | {inside} of {len(times)} | {extra} | "
-                    f"{found.duration_s / found.seconds:.1f} |")
+                    f"{found.duration_s / found.seconds:.1f} | {others or '-'} |")
         if tis is None:
             continue
         from vision.pipeline import analyze
