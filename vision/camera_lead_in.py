@@ -12,7 +12,7 @@ window starts from the homography it arrives at. With --static-camera none of th
 A camera cut between them (a broadcast's cutaway to a replay or a close-up) is crossed where the
 calibrated camera is seen again: the views followed are kept as key views (vision.relocate, one
 each time the picture has moved KEY_MOVED_YD), the frames after the cut are matched against them
-(every SEARCH_EVERY-th), and the tracker restarts from the first that matches. Where none does
+(every 0.2 s, after 2 s every 0.5 s), and the tracker restarts from the first that matches. Where none does
 before the window starts, it is an error: the calibration does not hold past the cut.
 """
 from __future__ import annotations
@@ -22,12 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vision.errors import SettingsError
-from vision.relocate import KeyViews
+from vision.relocate import KeyViews, next_search_t
 from vision.scene_cuts import CutDetector
 from vision.video_io import Window, open_video
 
 LEAD_IN_EVERY = 2        # frames; the camera tracker followed the samples' pans at 5 (find-throw-ins)
-SEARCH_EVERY = 5         # frames: after a cut, one in this many is matched against the key views (~60 ms each)
 
 
 @dataclass
@@ -66,7 +65,7 @@ def follow_to_window(video: str | Path, camera, calibration_frame: int, fps: flo
     keys = KeyViews(camera.image_size)    # the views followed, to find the camera again after a cut
     crossed: list[dict] = []
     cut: tuple[int, float] | None = None  # (frame, t) of a cut not yet crossed
-    tried = -SEARCH_EVERY
+    next_t = -float("inf")
     with open_video(video, window=Window(start_s, window.start_s)) as reader:
         for index, t, frame in reader.frames(start=calibration_frame, every=every):
             n += 1
@@ -74,9 +73,9 @@ def follow_to_window(video: str | Path, camera, calibration_frame: int, fps: flo
                 progress(n)
             if cut is not None:                       # after a cut: is this the calibrated camera again?
                 cuts.change(frame)
-                if index - tried < SEARCH_EVERY:
+                if t < next_t:
                     continue
-                tried = index
+                next_t = next_search_t(cut[1], t)
                 found = keys.library.locate(frame)
                 if found is None:
                     continue

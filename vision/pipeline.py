@@ -28,7 +28,7 @@ from vision.identity_doubt import WINDOW_S, withhold_doubtful
 from vision.observe import FrameObs, Observer, umpire_class_known
 from vision.openvino_cpu import precision_name
 from vision.plays import detect_plays
-from vision.relocate import KeyViews
+from vision.relocate import KeyViews, next_search_t
 from vision.roster import limit_roster
 from vision.scene_cuts import CutDetector
 from vision.swaps import exchange_by_motion, exchange_swaps, named_looks, split_swaps
@@ -77,14 +77,13 @@ class AnalyzeOptions:
 
 
 MAX_CUTAWAY_S = 60.0     # another shot this long ends the analysis, as a cut did before cutaways were skipped
-SEARCH_EVERY = 5         # frames: in another shot, one in this many is matched against the key views
 
 
 @dataclass
 class _Away:
     frame: int               # the cut
     t: float
-    tried: int = -SEARCH_EVERY
+    next_t: float = -np.inf  # when to match a frame against the key views next (vision.relocate.next_search_t)
 
 
 @dataclass
@@ -196,7 +195,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     # calibration holds for one shot: the analysis stops at the first camera cut (a content
     # jump the camera tracker cannot follow either; vision.scene_cuts).
     # A cut to another shot and back (a broadcast's cutaway) is skipped where the calibrated
-    # camera is seen again (vision.relocate: key views kept as the shot is followed).
+    # camera is seen again (vision.relocate: key views kept as the shot is followed; a frame of
+    # the other shot tried every 0.2 s, after 2 s every 0.5 s).
     cuts, camera_cut, away, cutaways = CutDetector(), None, None, []
     keys = KeyViews(reader.size) if camera is not None and opts.across_cuts else None
     for index, t, frame, det in prefetch(detect_frames(prefetch(kept.keep_all(reader)), detector, opts.stride),
@@ -206,8 +206,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
             if t - away.t > MAX_CUTAWAY_S:
                 camera_cut = {"frame": away.frame, "t": round(away.t, 3)}
                 break
-            if index - away.tried >= SEARCH_EVERY and det is not None:
-                away.tried = index
+            if t >= away.next_t and det is not None:
+                away.next_t = next_search_t(away.t, t)
                 found = keys.library.locate(frame)
                 if found is not None:
                     camera.reset(found.H)              # restarts on this frame, observed below
