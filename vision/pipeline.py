@@ -197,24 +197,28 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     # A cut to another shot and back (a broadcast's cutaway) is skipped where the calibrated
     # camera is seen again (vision.relocate: key views kept as the shot is followed; a frame of
     # the other shot tried every 0.2 s, after 2 s every 0.5 s).
-    cuts, camera_cut, away, cutaways = CutDetector(), None, None, []
+    cuts, camera_cut, away, cutaways, catch_up = CutDetector(), None, None, [], False
     keys = KeyViews(reader.size) if camera is not None and opts.across_cuts else None
-    for index, t, frame, det in prefetch(detect_frames(prefetch(kept.keep_all(reader)), detector, opts.stride),
-                                         depth=2):
+    for index, t, frame, det in prefetch(detect_frames(prefetch(kept.keep_all(reader)), detector, opts.stride,
+                                                       idle=lambda: away is not None), depth=2):
         if away is not None:                   # in another shot: the calibrated camera again?
             cuts.change(frame)
             if t - away.t > MAX_CUTAWAY_S:
                 camera_cut = {"frame": away.frame, "t": round(away.t, 3)}
                 break
-            if t >= away.next_t and det is not None:
+            if t >= away.next_t and index % opts.stride == 0:
                 away.next_t = next_search_t(away.t, t)
                 found = keys.library.locate(frame)
                 if found is not None:
                     camera.reset(found.H)              # restarts on this frame, observed below
                     cutaways.append({"cut_frame": away.frame, "cut_t": round(away.t, 3),
                                      "found_frame": int(index), "found_t": round(float(t), 3)})
-                    away = None
+                    away, catch_up = None, True
         if away is None:
+            if catch_up and det is None and index % opts.stride == 0:
+                det = detect_one(detector, frame, index)    # queued undetected while another shot was on
+            elif det is not None:
+                catch_up = False                            # the detection thread has caught up
             jumped = cuts.jumped(frame)
             if det is not None or jumped:
                 step = None
@@ -343,14 +347,18 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                     kept)
 
 
-def detect_frames(frames, detector, stride: int = 1):
-    """(index, t, frame, detections or None when the stride skips the frame) per frame."""
-    wants_index = getattr(detector, "wants_index", False)
+def detect_frames(frames, detector, stride: int = 1, idle=None):
+    """(index, t, frame, detections or None when the stride skips the frame) per frame; none
+    either while `idle()` says so (another shot is on: nothing would be observed)."""
     for index, t, frame in frames:
         det = None
-        if index % stride == 0:
-            det = detector(frame, index=index) if wants_index else detector(frame)
+        if index % stride == 0 and not (idle is not None and idle()):
+            det = detect_one(detector, frame, index)
         yield index, t, frame, det
+
+
+def detect_one(detector, frame, index: int):
+    return detector(frame, index=index) if getattr(detector, "wants_index", False) else detector(frame)
 
 
 def _override_index(frame_index: int | None, frames) -> int | None:
