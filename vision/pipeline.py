@@ -233,9 +233,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                         break
                 elif det is not None:
                     seen = obs.observe(index, t, frame, det, step)
-                    if keys is not None and seen.camera_ok:
-                        keys.offer(frame, seen.H, np.concatenate([seen.horse_xyxy.reshape(-1, 4),
-                                                                  seen.person_xyxy.reshape(-1, 4)]))
+                    if keys is not None:
+                        keys.offer_seen(seen, frame)
                     if on_frame is not None:
                         on_frame(seen, frame)
         done += 1

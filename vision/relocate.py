@@ -255,6 +255,13 @@ class KeyViews:
         self._last = (frame, H, boxes, yd)
         return False
 
+    def offer_seen(self, seen, frame: np.ndarray) -> bool:
+        """`offer` a frame the pipeline observed (vision.observe.FrameObs), its horses and riders
+        masked, if the camera was followed to it."""
+        if not seen.camera_ok:
+            return False
+        return self.offer(frame, seen.H, np.concatenate([seen.horse_xyxy.reshape(-1, 4), seen.person_xyxy.reshape(-1, 4)]))
+
     def close_shot(self) -> None:
         """Keep the last frame offered (unless it was kept, or shows a key's view within a yard)."""
         if self._last is not None:

@@ -162,11 +162,13 @@ def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE, acr
     frames a second, without the ball stage, the annotated clip or a throw-in override (`opts`:
     vision.pipeline.AnalyzeOptions; its defending only names the teams).
 
-    At a camera cut the analysis stops (the calibration holds for one shot); with `across_cuts`
-    the frames after it are matched against key views of the calibrated camera kept while it was
-    followed (vision.relocate.KeyViews, over all its shots so far), and where the calibrated camera is seen again the scan goes on from
-    there, with that frame's homography as its calibration: a broadcast's cutaways (replays,
-    close-ups) are skipped. Line-ups in the later shots always carry their own calibration."""
+    The shots are taken one by one: at a camera cut the analysis stops (the calibration holds
+    for one shot); with `across_cuts` the frames after it are matched against key views of the
+    calibrated camera kept while it was followed (vision.relocate.KeyViews, over all its shots
+    so far), and where it is seen again the scan goes on from there, with that frame's
+    homography as its calibration: a broadcast's cutaways (replays, close-ups) are skipped.
+    Line-ups in the later shots always carry their own calibration. The search runs to the end
+    of the recording (a long break in another shot costs a try every 0.5 s, ~0.2 s each)."""
     import time
     from dataclasses import replace
 
@@ -183,11 +185,6 @@ def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE, acr
     lineups, sides, cals, shots = [], [], [], []
     looked, stop, seg_opts, seg_first = 0, None, opts, 0
     keys = KeyViews(info.size) if across_cuts else None     # views of the calibrated camera, over every shot of it
-
-    def keep_view(seen, frame) -> None:
-        if seen.camera_ok:
-            keys.offer(frame, seen.H, np.concatenate([seen.horse_xyxy.reshape(-1, 4), seen.person_xyxy.reshape(-1, 4)]))
-
     n_all = max(1, int(info.n_frames))
 
     def counted(first_frame: int):         # the bar counts the video's frames, whatever part a call covers
@@ -195,7 +192,7 @@ def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE, acr
 
     while True:
         analysis = analyze(video, seg_opts, detector=detector, progress=counted(seg_first),
-                           on_frame=keep_view if keys is not None else None)
+                           on_frame=keys.offer_seen if keys is not None else None)
         b, frames = analysis.batch, analysis.frames
         win = analysis.report.get("window") or {}
         first = float(win.get("start_s") or 0.0)
