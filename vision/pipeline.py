@@ -146,10 +146,12 @@ def _identities(voter: IdentityVoter, tids: list[int], xy: np.ndarray, lineup: n
 
 def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
             progress: Callable[[int, int], None] | None = None,
-            on_frame: Callable[[FrameObs, np.ndarray], None] | None = None) -> Analysis:
+            on_frame: Callable[[FrameObs, np.ndarray], None] | None = None, one_shot: bool = False) -> Analysis:
     """Run the pipeline on a clip (no files written; see vision.outputs.write_outputs).
     `on_frame(observation, frame)` is called with each frame observed (vision.relocate.KeyViews
-    keeps key views of the shot from it)."""
+    keeps key views of the shot from it). `one_shot`: end at a camera cut even where
+    opts.across_cuts would skip a cutaway (the throw-in scan takes the shots one by one; a
+    window's camera lead-in still crosses cutaways as opts.across_cuts says)."""
     from vision.camera_lead_in import follow_to_window, lead_in_frames
     from vision.camera_motion import CameraMotionTracker
     started = time.perf_counter()
@@ -198,7 +200,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     # camera is seen again (vision.relocate: key views kept as the shot is followed; a frame of
     # the other shot tried every 0.2 s, after 2 s every 0.5 s).
     cuts, camera_cut, away, cutaways, catch_up = CutDetector(), None, None, [], False
-    keys = KeyViews(reader.size) if camera is not None and opts.across_cuts else None
+    keys = KeyViews(reader.size) if camera is not None and opts.across_cuts and not one_shot else None
     for index, t, frame, det in prefetch(detect_frames(prefetch(kept.keep_all(reader)), detector, opts.stride,
                                                        idle=lambda: away is not None), depth=2):
         if away is not None:                   # in another shot: the calibrated camera again?

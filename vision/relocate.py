@@ -74,7 +74,6 @@ class ViewLibrary:
         self._views: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []    # (points px, descriptors, H)
         self._pending: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]] = []   # (half-size grey, H, boxes)
         self._centre: np.ndarray | None = None       # the camera's place, from the first key that tells it
-        self.last_place_px: float | None = None      # the last place check's worst residual (diagnostics)
 
     def __len__(self) -> int:
         return len(self._views) + len(self._pending)
@@ -190,8 +189,7 @@ class ViewLibrary:
         if np.count_nonzero(ok) < 6:
             return False
         _cam, residual = fit_ptz(PTZCamera(cam.R, cam.f, self._centre, cam.cx, cam.cy), yd[ok], px[ok], iters=10)
-        self.last_place_px = float(residual.max())
-        return self.last_place_px <= MAX_PLACE_PX
+        return float(residual.max()) <= MAX_PLACE_PX
 
 
 # ------------------------------------------------------------------------------------
@@ -207,7 +205,7 @@ def next_search_t(cut_t: float, t: float) -> float:
 
 
 KEY_MOVED_YD = 3.0          # a followed frame becomes a key view when its picture has moved this far from every key's
-MAX_KEYS = 60               # key views kept (matching a frame against each costs ~4 ms)
+MAX_KEYS = 60               # key views kept (matching a frame against each costs ~12 ms)
 KEY_GRID = np.array([(u, v) for v in (0.55, 0.9) for u in (0.1, 0.5, 0.9)])     # image shares, lower picture
 
 
@@ -223,7 +221,6 @@ class FoundAgain:
 def picture_on_field(H: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
     """Where points of the lower picture (KEY_GRID) lie on the field through `H` (yards; NaN
     beyond the horizon)."""
-    from vision.homography import image_to_field
     return image_to_field(H, KEY_GRID * np.asarray(image_size, float), front_only=True)
 
 

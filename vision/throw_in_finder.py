@@ -179,7 +179,7 @@ def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE, acr
     info = probe_video(video)
     stride = max(1, int(round((info.fps or 25.0) / rate)))
     opts = replace(opts, stride=stride, ball_model="none", ball_motion=False, annotate=False, throw_in_frame=None,
-                   across_cuts=False)        # the shots are taken one by one here: each line-up after a cut gets its calibration
+                   across_cuts=across_cuts)
     last_s = opts.window.end_s if opts.window is not None and opts.window.end_s is not None else info.duration_s
     named = team_hints(opts) is not None
     lineups, sides, cals, shots = [], [], [], []
@@ -191,8 +191,8 @@ def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE, acr
         return (lambda done, total: progress(min(first_frame + done, n_all), n_all)) if progress else None
 
     while True:
-        analysis = analyze(video, seg_opts, detector=detector, progress=counted(seg_first),
-                           on_frame=keys.offer_seen if keys is not None else None)
+        analysis = analyze(video, seg_opts, detector=detector, progress=counted(seg_first),   # one shot a call: each
+                           on_frame=keys.offer_seen if keys is not None else None, one_shot=True)   # line-up after a cut gets its calibration
         b, frames = analysis.batch, analysis.frames
         win = analysis.report.get("window") or {}
         first = float(win.get("start_s") or 0.0)
