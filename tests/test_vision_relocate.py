@@ -227,6 +227,7 @@ def test_a_cutaway_during_the_line_up_is_skipped_and_the_throw_in_still_judged(t
     assert report["camera_cut"] is None
     assert not [fr["index"] for fr in report["frames"] if at <= fr["index"] < c["found_frame"]]
     assert any("show another camera: not judged" in w for w in report_warnings(report))
+    assert 'id="cutaway-warning"' in (tmp_path / "out" / "debrief.html").read_text()
     m = evaluate_report(report, _shifted_truth(at, away))
     assert m["throw_in_frame_error"] <= 3 and report["events"] == []
     # Positions after the cutaway are read through the view found again: the calibrated one (a
