@@ -11,9 +11,10 @@ window starts from the homography it arrives at. With --static-camera none of th
 
 A camera cut between them (a broadcast's cutaway to a replay or a close-up) is crossed where the
 calibrated camera is seen again: the views followed are kept as key views (vision.relocate, one
-each time the picture has moved KEY_MOVED_YD), the frames after the cut are matched against them
-(every 0.2 s, after 2 s every 0.5 s), and the tracker restarts from the first that matches. Where none does
-before the window starts, it is an error: the calibration does not hold past the cut.
+each time the picture has moved KEY_MOVED_YD), the frames after the cut are matched against
+them (every 0.2 s, after 2 s every 0.5 s), and the tracker restarts from the first that
+matches. Where none does before the window starts (or within MAX_CUTAWAY_S), it is an error:
+the calibration does not hold past the cut.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vision.errors import SettingsError
-from vision.relocate import KeyViews, next_search_t
+from vision.relocate import MAX_CUTAWAY_S, KeyViews, next_search_t
 from vision.scene_cuts import CutDetector
 from vision.video_io import Window, open_video
 
@@ -73,6 +74,8 @@ def follow_to_window(video: str | Path, camera, calibration_frame: int, fps: flo
                 progress(n)
             if cut is not None:                       # after a cut: is this the calibrated camera again?
                 cuts.change(frame)
+                if t - cut[1] > MAX_CUTAWAY_S:
+                    break
                 if t < next_t:
                     continue
                 next_t = next_search_t(cut[1], t)

@@ -28,7 +28,7 @@ from vision.identity_doubt import WINDOW_S, withhold_doubtful
 from vision.observe import FrameObs, Observer, umpire_class_known
 from vision.openvino_cpu import precision_name
 from vision.plays import detect_plays
-from vision.relocate import KeyViews, next_search_t
+from vision.relocate import MAX_CUTAWAY_S, KeyViews, next_search_t
 from vision.roster import limit_roster
 from vision.scene_cuts import CutDetector
 from vision.swaps import exchange_by_motion, exchange_swaps, named_looks, split_swaps
@@ -76,7 +76,6 @@ class AnalyzeOptions:
     field: dict = field(default_factory=dict)        # length_yd / width_yd overrides
 
 
-MAX_CUTAWAY_S = 60.0     # another shot this long ends the analysis, as a cut did before cutaways were skipped
 
 
 @dataclass

@@ -195,6 +195,7 @@ class ViewLibrary:
 # ------------------------------------------------------------------------------------
 # Across a cut: key views from a followed shot, and the first frame after it that matches one
 # ------------------------------------------------------------------------------------
+MAX_CUTAWAY_S = 60.0        # analyze and a lead-in give up on another shot this long (the scan searches on)
 SEARCH_SOON_S, SEARCH_LATER_S, SOON_S = 0.2, 0.5, 2.0   # after a cut a frame is matched every 0.2 s for 2 s, then
                                                        # every 0.5 s (a try costs ~0.15-0.3 s: 5-12 key views)
 
