@@ -42,17 +42,26 @@ def camera_cut_warning(report: dict) -> str | None:
     cut = report.get("camera_cut")
     if not cut:
         return None
+    if cut.get("replay"):
+        return (f"{_replayed(cut['replay'])} from frame {cut['frame']} ({cut['t']:.2f} s) on, and the calibrated "
+                f"camera's live footage was not seen again: frames from {cut['frame']} on were not analysed")
     return (f"camera cut at frame {cut['frame']} ({cut['t']:.2f} s): the calibrated camera was not seen again "
             f"after it, so frames from {cut['frame']} on were not analysed (split the clip at its cuts "
             f"and calibrate each shot)")
 
 
 def cutaway_warnings(report: dict) -> list[str]:
-    """One line per cutaway skipped (another shot between two of the calibrated camera's): its
-    frames were not judged."""
-    return [f"frames {c['cut_frame']}-{c['found_frame'] - 1} ({c['cut_t']:.2f}-{c['found_t']:.2f} s) show another "
-            f"camera: not judged (the calibrated camera was found again at frame {c['found_frame']})"
+    """One line per cutaway skipped (another shot between two of the calibrated camera's, or a
+    replay of its footage): its frames were not judged."""
+    return [f"frames {c['cut_frame']}-{c['found_frame'] - 1} ({c['cut_t']:.2f}-{c['found_t']:.2f} s) show "
+            + (_replayed(c["replay"]) if c.get("replay") else "another camera")
+            + f": not judged (the calibrated camera's live footage was found again at frame {c['found_frame']})"
             for c in report.get("cutaways") or []]
+
+
+def _replayed(rep: dict) -> str:
+    return (f"a replay (frame {rep['frame']} repeats frame {rep['repeats_frame']}, seen at "
+            f"{rep['repeats_t']:.2f} s)")
 
 
 def coverage_warnings(report: dict) -> list[str]:

@@ -125,12 +125,13 @@ def test_the_scan_goes_on_after_a_cutaway_where_the_calibrated_camera_is_seen_ag
     """find-throw-ins on footage cut away to another camera for 2 s: the line-up before the cut
     and the one after it are both found, the cutaway is skipped, and the throw-in after it is
     written with the calibration of the view found again (which matches the clip's own);
-    --stop-at-cut keeps the old behaviour."""
+    --stop-at-cut keeps the old behaviour. The footage after the cutaway is the same footage
+    again, a replay: --judge-replays scans it as live; without it, it is skipped (test below)."""
     n = len(_truth("clean_lineup")["frames"])                       # 138 frames, the throw-in at 75
     _cutaway(tmp_path / "clip.mp4")
     shutil.copy(SAMPLES / "clean_lineup" / "calibration.json", tmp_path / "calibration.json")
     shutil.copy(SAMPLES / "clean_lineup" / "clip.polo.json", tmp_path / "clip.polo.json")
-    rc = main(["find-throw-ins", str(tmp_path / "clip.mp4"), "--json", "--quiet"])
+    rc = main(["find-throw-ins", str(tmp_path / "clip.mp4"), "--json", "--quiet", "--judge-replays"])
     found = json.loads(capsys.readouterr().out)
     assert rc == 0
     cut_s, back_s = n / 25, (n + 50) / 25
@@ -152,6 +153,13 @@ def test_the_scan_goes_on_after_a_cutaway_where_the_calibrated_camera_is_seen_ag
     assert rc == 0 and len(stopped["lineups"]) == 1
     assert abs(stopped["camera_cut"]["t"] - cut_s) <= 0.2
     assert [s["view"] for s in stopped["shots"]] == ["calibrated", "other"]
+
+    # By default the footage after the cutaway, clean_lineup once more, is told for a replay of
+    # what was scanned: its throw-in is not found twice, the rest is another shot.
+    rc = main(["find-throw-ins", str(tmp_path / "clip.mp4"), "--json", "--quiet"])
+    skipped = json.loads(capsys.readouterr().out)
+    assert rc == 0 and len(skipped["lineups"]) == 1
+    assert [(s["view"], s.get("replay", False)) for s in skipped["shots"]] == [("calibrated", False), ("other", True)]
 
 
 class _Nothing:
@@ -244,14 +252,15 @@ def test_a_cutaway_during_the_line_up_is_skipped_and_the_throw_in_still_judged(t
 
 def test_stop_at_cut_ends_the_analysis_at_a_cutaway_as_before(tmp_path):
     """--stop-at-cut (across_cuts False): the analysis ends at the cutaway and says so; by
-    default it goes on after it. (No detector: the cut and the camera are what is judged.)"""
+    default it goes on after it. (No detector: the cut and the camera are what is judged. The
+    footage after the cutaway is the same again, a replay: judged as live here, replays=False.)"""
     from vision.pipeline import AnalyzeOptions, analyze
     n = len(_truth("clean_lineup")["frames"])
     _cutaway(tmp_path / "clip.mp4", away=30)
     cal = str(SAMPLES / "clean_lineup" / "calibration.json")
     for across in (False, True):
         opts = AnalyzeOptions(defending={"red": "south", "blue": "north"}, calibration=cal, annotate=False,
-                              across_cuts=across, window=Window(0.0, (n + 60) / 25))
+                              across_cuts=across, replays=False, window=Window(0.0, (n + 60) / 25))
         report = analyze(tmp_path / "clip.mp4", opts, detector=_Nothing()).report
         if across:
             assert report["camera_cut"] is None and report["cutaways"][0]["cut_frame"] == n

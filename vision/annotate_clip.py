@@ -28,6 +28,7 @@ def event_lines(events: list[dict], frame_index: int) -> list[str]:
 ANNOTATED_PRESET = "ultrafast"
 BALL_BGR = (0, 230, 255)        # the ring around a ball sighting
 ANOTHER_SHOT = "ANOTHER CAMERA: NOT JUDGED"     # the banner over a cutaway the analysis skipped
+REPLAY_SHOT = "REPLAY: NOT JUDGED"              # ... over a replay of the calibrated camera's footage
 
 
 def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colours=None,
@@ -40,7 +41,8 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
     markers: list[Marker] = []
     H_inv = None
     cut = (analysis.report.get("camera_cut") or {}).get("frame")     # the analysis stopped there
-    away = [(c["cut_frame"], c["found_frame"]) for c in analysis.report.get("cutaways") or []]   # other shots, skipped
+    away = [(c["cut_frame"], c["found_frame"], REPLAY_SHOT if c.get("replay") else ANOTHER_SHOT)
+            for c in analysis.report.get("cutaways") or []]      # other shots and replays, skipped
     done = 0
     with VideoWriter(out_path, fps, preset=ANNOTATED_PRESET) as writer:
         kept = getattr(analysis, "kept_frames", None)
@@ -58,12 +60,12 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
             lines = event_lines(analysis.events, index)
             if fr is not None and fr["phase"] == "throw_in":
                 lines = ["THROW-IN"] + lines
-            other_shot = any(a <= index < b for a, b in away)      # another camera: nothing of ours to draw
+            other_shot = next((banner for a, b, banner in away if a <= index < b), None)   # nothing of ours to draw
             if other_shot:
-                markers, H_inv, lines = [], None, [ANOTHER_SHOT]
+                markers, H_inv, lines = [], None, [other_shot]
             out = annotate(frame, markers, H_inv, lines, colours=team_colours, copy=False,      # a new frame each time
                            length=analysis.batch.field.length_yd, width=analysis.batch.field.width_yd,
-                           minimap=not other_shot)
+                           minimap=other_shot is None)
             obs = obs_by_index.get(index)
             if obs is not None and obs.ball_px is not None:          # where the ball was seen
                 cv2.circle(out, (int(round(obs.ball_px[0])), int(round(obs.ball_px[1]))), 9, BALL_BGR, 2, cv2.LINE_AA)

@@ -106,6 +106,7 @@ class BatchSettings:
     annotate: bool = True                         # write annotated.mp4
     moving_camera: bool = True
     across_cuts: bool = True
+    replays: bool = True                          # skip replays of the calibrated camera's footage (vision.replays)
     frame_memory_mb: float = DEFAULT_BUDGET_MB   # decoded frames kept for annotated.mp4 (vision.frame_store)
 
 
@@ -247,7 +248,7 @@ def clip_options(clip: str | Path, settings: BatchSettings, part: int | None = N
                           min_run=settings.min_run, margin_sigmas=settings.margin_sigmas,
                           track_space=settings.track_space,
                           hidden_horses=hidden_horses_setting(settings.hidden_horses, side),
-                          moving_camera=settings.moving_camera, across_cuts=settings.across_cuts,
+                          moving_camera=settings.moving_camera, across_cuts=settings.across_cuts, replays=settings.replays,
                           annotate=settings.annotate, frame_memory_mb=settings.frame_memory_mb,
                           field=side.get("field", {}), window=window_setting(None, None, side))
 

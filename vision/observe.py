@@ -141,6 +141,20 @@ class Observer:
         self.frames.append(obs)
         return obs
 
+    def forget_after(self, index: int) -> FrameObs | None:
+        """Take back the observations of the frames after `index` (a replay found there: they
+        show the past; vision.replays) and return the first of them (None: none). Identity votes
+        cast from them stay: a replay shows the same riders."""
+        keep = [f for f in self.frames if f.index <= index]
+        if len(keep) == len(self.frames):
+            return None
+        first, self.frames = self.frames[len(keep)], keep
+        self.looks = [look for look in self.looks if look[0] < len(keep)]
+        self._horses_seen = [(s, xy) for s, xy in self._horses_seen if s < first.t]
+        if self._ball_last is not None and self._ball_last[0] >= first.t:
+            self._ball_last = None
+        return first
+
     def _drop_recently_seen(self, units, ground: np.ndarray, field_yd: np.ndarray, t: float):
         """Implied units (vision.players, hidden horses) within RECENT_HORSE_YD of a horse the
         detector found in the last RECENT_HORSE_S are dropped: that horse is only missed now."""

@@ -258,7 +258,8 @@ def _ball_throw_followed_by_play(t: np.ndarray, fast: np.ndarray, ball_px: np.nd
     BALL_CONFIRM_S, at least `movers` players faster than PLAY_SPEED for `sustain_s`. A line of
     false sightings (a rider's white glove moving steadily past the umpire) can pass for a
     throw; the players, who are not moving, say it was not one, and the search goes on after
-    it. A release too near the end of the footage for play to be seen in full after it is taken
+    it. A release too near the end of the footage (or of the part seen before a gap in it: a
+    cutaway or replay skipped, seen_until) for play to be seen in full after it is taken
     when less than END_CHECK_S follows it, or when at least one player rides faster than
     PLAY_SPEED for `sustain_s` in what follows (on a re-rendered advancing_on_umpire, with no
     throw-in, a white fleck at the umpire's horse's feet followed for 14 frames, then a stray
@@ -267,8 +268,9 @@ def _ball_throw_followed_by_play(t: np.ndarray, fast: np.ndarray, ball_px: np.nd
     fps = frame_rate(t)
     lag = scaled_frames(RELEASE_LAG_FRAMES, fps)
     while (f := throw_in_from_ball(ball_px, box, start=start, fps=fps)) is not None:
-        if t[f] + BALL_CONFIRM_S + sustain_s > t[-1]:
-            if t[-1] - t[f] < END_CHECK_S or _confirmed(t, fast, f, 1, sustain_s, within_s=np.inf):
+        seen = seen_until(t, f)
+        if t[f] + BALL_CONFIRM_S + sustain_s > seen:
+            if seen - t[f] < END_CHECK_S or _confirmed(t, fast, f, 1, sustain_s, within_s=np.inf):
                 return f
             start = f + lag + 1
             continue
@@ -277,6 +279,20 @@ def _ball_throw_followed_by_play(t: np.ndarray, fast: np.ndarray, ball_px: np.nd
         start = f + lag + 1
     return None
 
+
+
+GAP_SPACINGS = 3.0           # frames further apart than this many of the footage's usual spacings: a gap
+
+
+def seen_until(t: np.ndarray, f: int) -> float:
+    """The time up to which the footage is seen without a gap from frame position `f` on (the
+    analysis skips cutaways and replays: their frames are missing from `t`)."""
+    dt = np.diff(t[f:])
+    if not len(dt):
+        return float(t[-1])
+    usual = float(np.median(np.diff(t))) if len(t) > 2 else float(dt[0])
+    gaps = np.flatnonzero(dt > GAP_SPACINGS * usual)
+    return float(t[f + gaps[0]]) if len(gaps) else float(t[-1])
 
 
 def phases(n_frames: int, throw_in: ThrowIn) -> np.ndarray:

@@ -29,6 +29,7 @@ from vision.observe import FrameObs, Observer, umpire_class_known
 from vision.openvino_cpu import precision_name
 from vision.plays import detect_plays
 from vision.relocate import MAX_CUTAWAY_S, KeyViews, next_search_t
+from vision.replays import SUSPECT_LOOK_S, Repeat, ReplayWatch
 from vision.roster import limit_roster
 from vision.scene_cuts import CutDetector
 from vision.swaps import exchange_by_motion, exchange_swaps, named_looks, split_swaps
@@ -71,6 +72,7 @@ class AnalyzeOptions:
     moving_camera: bool = True                       # follow pan/zoom from the field itself
     window: Window | None = None                     # analyse only this part of the video (times in the source's seconds)
     across_cuts: bool = True                         # skip a cutaway to another shot where the calibrated camera is seen again
+    replays: bool = True                             # skip a replay of the calibrated camera's footage (vision.replays)
     annotate: bool = True
     frame_memory_mb: float = DEFAULT_BUDGET_MB       # decoded frames kept for the annotated clip (vision.frame_store)
     field: dict = field(default_factory=dict)        # length_yd / width_yd overrides
@@ -83,6 +85,20 @@ class _Away:
     frame: int               # the cut
     t: float
     next_t: float = -np.inf  # when to match a frame against the key views next (vision.relocate.next_search_t)
+    replay: Repeat | None = None   # a replay of the calibrated camera's footage seen (vision.replays) ...
+    in_replay: bool = False        # ... and on now (until a frame repeats nothing seen, or a cut)
+
+
+def _replay_record(rep: Repeat | None) -> dict:
+    """report.json's account of a replay skipped (in a cutaway's or camera cut's record)."""
+    if rep is None:
+        return {}
+    return {"replay": {"frame": rep.index, "t": round(rep.t, 3), "repeats_frame": rep.of_index,
+                       "repeats_t": round(rep.of_t, 3)}}
+
+
+def _cut_record(away: _Away) -> dict:
+    return {"frame": away.frame, "t": round(away.t, 3), **_replay_record(away.replay)}
 
 
 @dataclass
@@ -145,12 +161,15 @@ def _identities(voter: IdentityVoter, tids: list[int], xy: np.ndarray, lineup: n
 
 def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
             progress: Callable[[int, int], None] | None = None,
-            on_frame: Callable[[FrameObs, np.ndarray], None] | None = None, one_shot: bool = False) -> Analysis:
+            on_frame: Callable[[FrameObs, np.ndarray], None] | None = None, one_shot: bool = False,
+            replays: ReplayWatch | None = None) -> Analysis:
     """Run the pipeline on a clip (no files written; see vision.outputs.write_outputs).
     `on_frame(observation, frame)` is called with each frame observed (vision.relocate.KeyViews
     keeps key views of the shot from it). `one_shot`: end at a camera cut even where
     opts.across_cuts would skip a cutaway (the throw-in scan takes the shots one by one; a
-    window's camera lead-in still crosses cutaways as opts.across_cuts says)."""
+    window's camera lead-in still crosses cutaways as opts.across_cuts says). `replays`: the
+    footage seen so far, to tell a replay of it (vision.replays; the throw-in scan keeps one over
+    its shots), else a new one when opts.replays."""
     from vision.camera_lead_in import follow_to_window, lead_in_frames
     from vision.camera_motion import CameraMotionTracker
     started = time.perf_counter()
@@ -200,20 +219,40 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     # the other shot tried every 0.2 s, after 2 s every 0.5 s).
     cuts, camera_cut, away, cutaways, catch_up = CutDetector(), None, None, [], False
     keys = KeyViews(reader.size) if camera is not None and opts.across_cuts and not one_shot else None
+    # A replay of the calibrated camera's own footage (vision.replays) is skipped as a cutaway is:
+    # it shows the past. Seen without a cut (a fixed camera's), the frames since the last look that
+    # found none are taken back; after a cut, a frame where the camera is found again is looked at.
+    watch = replays if replays is not None else ReplayWatch(fps) if opts.replays else None
+    skip_replays = watch is not None and (keys is not None or camera is None) and not one_shot
     for index, t, frame, det in prefetch(detect_frames(prefetch(kept.keep_all(reader)), detector, opts.stride,
                                                        idle=lambda: away is not None), depth=2):
         if away is not None:                   # in another shot: the calibrated camera again?
-            cuts.change(frame)
+            change = cuts.change(frame)
+            if away.in_replay and change is not None and change > cuts.threshold:
+                away.in_replay = False         # a cut ends the replay: the next view found is looked at anew
             if t - away.t > MAX_CUTAWAY_S:
-                camera_cut = {"frame": away.frame, "t": round(away.t, 3)}
+                camera_cut = _cut_record(away)
                 break
             if t >= away.next_t and index % opts.stride == 0:
                 away.next_t = next_search_t(away.t, t)
-                found = keys.library.locate(frame)
+                if away.in_replay and watch.still_replay(frame):
+                    found = None               # the replay goes on
+                else:
+                    found = keys.library.locate(frame) if camera is not None else obs.H0
+                if found is not None and not away.in_replay and watch is not None:
+                    seen_as, rep = watch.after_cut(int(index), float(t), frame, away.t)
+                    if seen_as != "live":      # a replay, or maybe one: looked at again soon
+                        found, away.in_replay = None, seen_as == "replay"
+                        away.replay = away.replay or rep
+                        away.next_t = t + SUSPECT_LOOK_S - 1e-6 if seen_as == "suspect" else away.next_t
                 if found is not None:
-                    camera.reset(found.H)              # restarts on this frame, observed below
+                    if camera is not None:
+                        camera.reset(found.H)          # restarts on this frame, observed below
                     cutaways.append({"cut_frame": away.frame, "cut_t": round(away.t, 3),
-                                     "found_frame": int(index), "found_t": round(float(t), 3)})
+                                     "found_frame": int(index), "found_t": round(float(t), 3),
+                                     **_replay_record(away.replay)})
+                    if watch is not None:
+                        watch.resumed(int(index), float(t))
                     away, catch_up = None, True
         if away is None:
             if catch_up and det is None and index % opts.stride == 0:
@@ -238,13 +277,23 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                         keys.offer_seen(seen, frame)
                     if on_frame is not None:
                         on_frame(seen, frame)
+            rep = watch.followed(int(index), float(t), frame) if watch is not None and away is None else None
+            if rep is not None:                # a replay began after the last look that found none
+                first = obs.forget_after(watch.clean[0])
+                start = (first.index, first.t) if first is not None else (int(index), float(t))
+                if not skip_replays:           # one shot a call (the scan), or no camera to find again
+                    camera_cut = {"frame": start[0], "t": round(start[1], 3), **_replay_record(rep)}
+                    break
+                if keys is not None:
+                    keys.close_shot()
+                away = _Away(start[0], start[1], replay=rep, in_replay=True)
         done += 1
         decoded[1:] = [(int(index), round(float(t), 4))]
         if progress:
             progress(lead_total + done, lead_total + max(total, done))
     reader.close()
     if away is not None:                       # the calibrated camera was not seen again
-        camera_cut = {"frame": away.frame, "t": round(away.t, 3)}
+        camera_cut = _cut_record(away)
     frames = obs.frames
     exchanges = exchange_swaps(frames, voter, obs.looks) if opts.split_swaps else []
     moved = exchange_by_motion(frames, voter, obs.looks) if opts.split_swaps else []

@@ -217,6 +217,7 @@ class FoundAgain:
     H: np.ndarray           # its image → field homography
     inliers: int
     looked: int             # frames tried since the cut
+    replay: object = None   # a replay of the camera's footage seen before it (vision.replays.Repeat), if any
 
 
 def picture_on_field(H: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
@@ -270,15 +271,17 @@ class KeyViews:
 
 
 def find_view_again(video, library: ViewLibrary, start: int, every: int, end_s: float | None = None,
-                    progress=None) -> FoundAgain | None:
+                    progress=None, replays=None) -> FoundAgain | None:
     """The first frame from `start` on (every `every`-th, before `end_s`; tried at the pace of
     next_search_t) whose view `library` locates: where the calibrated camera is seen again after
-    a cut. None when no frame is.
+    a cut. None when no frame is. With `replays` (a vision.replays.ReplayWatch of the footage
+    followed so far), a replay of that footage is passed over as another shot is.
     `progress(index)` is told each frame tried."""
+    from vision.replays import SUSPECT_LOOK_S
     from vision.video_io import open_video
     if not len(library):
         return None
-    looked, cut_t, next_t = 0, None, -np.inf
+    looked, cut_t, next_t, replay = 0, None, -np.inf, None
     with open_video(video) as reader:
         for index, t, frame in reader.frames(start=start, every=max(1, every)):
             if end_s is not None and t >= end_s - 1e-6:
@@ -290,7 +293,16 @@ def find_view_again(video, library: ViewLibrary, start: int, every: int, end_s: 
             if t < next_t:
                 continue
             next_t = next_search_t(cut_t, t)
+            if replay is not None and replays.still_replay(frame):
+                continue
             found = library.locate(frame)
+            if found is not None and replays is not None and replay is None:
+                seen_as, replay = replays.after_cut(int(index), float(t), frame, cut_t)
+                if seen_as != "live":
+                    next_t = t + SUSPECT_LOOK_S - 1e-6 if seen_as == "suspect" else next_t
+                    continue
             if found is not None:
-                return FoundAgain(int(index), float(t), found.H, found.inliers, looked)
+                if replays is not None:
+                    replays.resumed(int(index), float(t))
+                return FoundAgain(int(index), float(t), found.H, found.inliers, looked, replay)
     return None

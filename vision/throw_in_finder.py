@@ -174,6 +174,7 @@ def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE, acr
 
     from vision.pipeline import analyze, team_hints
     from vision.relocate import KeyViews, find_view_again
+    from vision.replays import ReplayWatch
     from vision.video_io import Window, probe_video
     started = time.perf_counter()
     info = probe_video(video)
@@ -185,6 +186,8 @@ def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE, acr
     lineups, sides, cals, shots = [], [], [], []
     looked, stop, seg_opts, seg_first = 0, None, opts, 0
     keys = KeyViews(info.size) if across_cuts else None     # views of the calibrated camera, over every shot of it
+    # The footage followed, over every shot: a replay of it is another shot (vision.replays).
+    watch = ReplayWatch(info.fps or 25.0) if across_cuts and opts.replays else None
     n_all = max(1, int(info.n_frames))
 
     def counted(first_frame: int):         # the bar counts the video's frames, whatever part a call covers
@@ -192,7 +195,8 @@ def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE, acr
 
     while True:
         analysis = analyze(video, seg_opts, detector=detector, progress=counted(seg_first),   # one shot a call: each
-                           on_frame=keys.offer_seen if keys is not None else None, one_shot=True)   # line-up after a cut gets its calibration
+                           on_frame=keys.offer_seen if keys is not None else None, one_shot=True,   # line-up after a cut gets
+                           replays=watch)                                                          # its calibration
         b, frames = analysis.batch, analysis.frames
         win = analysis.report.get("window") or {}
         first = float(win.get("start_s") or 0.0)
@@ -215,23 +219,32 @@ def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE, acr
         if not cut:
             break
         again = cal = None
+        replays_before = len(watch.found) if watch is not None else 0
         if keys is not None:
             keys.close_shot()
             again = find_view_again(video, keys.library, int(cut["frame"]), stride, float(last_s),
-                                    progress=(lambda i: progress(min(i, n_all), n_all)) if progress else None)
+                                    progress=(lambda i: progress(min(i, n_all), n_all)) if progress else None,
+                                    replays=watch)
             cal = None if again is None else moving_calibration(None, again.H, again.index, True, info.size,
                                                                 b.field.length_yd, b.field.width_yd)
         if cal is None:                    # not seen again: the rest is left unscanned
             stop = cut
-            shots.append({"start_s": round(end, 3), "end_s": round(float(last_s), 3), "view": "other"})
+            shots.append({"start_s": round(end, 3), "end_s": round(float(last_s), 3), "view": "other",
+                          **({"replay": True} if cut.get("replay") or _replayed(watch, replays_before) else {})})
             break
         looked += again.looked - 1
         seg_first = again.index
-        shots.append({"start_s": round(end, 3), "end_s": round(again.t, 3), "view": "other"})
+        shots.append({"start_s": round(end, 3), "end_s": round(again.t, 3), "view": "other",
+                      **({"replay": True} if cut.get("replay") or _replayed(watch, replays_before) else {})})
         seg_opts = replace(opts, window=Window(again.t, opts.window.end_s if opts.window is not None else None),
                            calibration=cal)
     scanned = sum(s["end_s"] - s["start_s"] for s in shots if s["view"] != "other")
     return Scan(lineups, stride, looked, scanned, stop, sides, time.perf_counter() - started, cals, shots)
+
+
+def _replayed(watch, before: int) -> bool:
+    """Has `watch` (a vision.replays.ReplayWatch, or None) found a replay since it had found `before`?"""
+    return watch is not None and len(watch.found) > before
 
 
 MOVED_YD = 0.25          # the camera has moved when a point of the picture lands this far from where it did

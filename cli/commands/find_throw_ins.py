@@ -70,6 +70,7 @@ def _one(video: str, args: argparse.Namespace, class_map, shared: dict) -> int:
     opts = AnalyzeOptions(defending=defending, calibration=args.calibration or side.get("calibration"),
                           model=args.model, class_map=class_map, runtime=args.runtime, conf=args.conf,
                           team_colours=colours, moving_camera=not args.static_camera, annotate=False,
+                          replays=not args.judge_replays,
                           field=side.get("field", {}), window=window)
     try:
         if "detector" not in shared:
@@ -160,6 +161,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="stop at the first camera cut (default: after a cut, look for the calibrated camera's view "
                         "again, matching frames against views of it seen so far, and scan on from there: a "
                         "broadcast's cutaways to replays or close-ups are skipped)")
+    p.add_argument("--judge-replays", action="store_true",
+                   help="scan a replay of the calibrated camera's own footage as live (default: a replay, told by "
+                        "frames that repeat footage already scanned, is skipped as another shot is: a throw-in "
+                        "replayed is not found twice)")
     p.add_argument("--json", action="store_true", help="print the line-ups found as JSON")
     p.add_argument("--write", action="store_true",
                    help="write them into the clip's sidecar (CLIP.polo.json) as throw_ins, for batch")

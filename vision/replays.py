@@ -1,0 +1,231 @@
+"""Replays: footage of the calibrated camera shown again, later.
+
+A broadcast replays what its main camera showed a few seconds or a minute before: the view is
+the calibrated camera's (vision.relocate finds it "again" after the cut to the replay; on a
+fixed camera a hard cut to a replay is not even a camera cut), but the players in it are where
+they were then. Judged as live footage, a replay's positions belong to another time: a line-up
+replayed after the throw-in would be judged again, a throw-in replayed would be found twice.
+
+A replay repeats a stretch of footage already seen. Every frame followed leaves a thumbnail
+(96x54 grey, and a 32x18 copy to search by); a frame is a repeat of an earlier one when
+
+- a frame seen at least MIN_AGE_S before it (before the cut, or before the last look) differs
+  from it in at most REPEAT_MAX of the thumbnail's pixels (by more than DIFF_GREY grey levels:
+  the same frame coded twice differs in ~0; consecutive frames of a line-up whose horses
+  shuffle differ in 0.1-4%, of a panning camera in 7-9%),
+- and the frames of the last RECENT_S before that differ from it clearly more (a still scene
+  looks as it did a second ago, live or not, and its positions are those of now either way).
+
+and a replay is two repeats, a few frames apart, of earlier frames in the same order and at
+most at their pace (slow motion allowed to a fifth), or both of one still stretch of footage (a
+line-up standing still, replayed after play has begun): a pan back over still players repeats
+one earlier picture, not a stretch of them.
+
+Only the footage followed since the analysis began is remembered (at most MAX_SEEN_S of it), so
+a replay of what was shown before, or of what the main camera filmed while another shot was on
+air, is not recognised; nor is one zoomed, cropped or tinted for broadcast.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+THUMB = (96, 54)            # the thumbnail compared (a horse 2-8 px wide in it)
+COARSE = (32, 18)           # the copy the search ranks earlier frames by
+DIFF_GREY = 12              # a pixel differs when its grey levels differ by more than this
+REPEAT_MAX = 0.004          # a repeat differs in at most this share of the pixels compared (the same frame
+                            # coded twice: 0-0.02%); consecutive frames of the samples: 0.1-9%, players that
+                            # moved in a wide view ~1%
+RECENT_FACTOR = 3.0         # the frames just before differ at least this many times more ...
+RECENT_MIN = 0.004          # ... and in at least this share of the pixels
+CORNER = (0.25, 0.15)       # the picture's corners (this share of its width and height) are not compared:
+                            # a broadcast's graphics (score, clock, "replay") sit there
+MIN_AGE_S = 1.0             # a repeat is of a frame at least this much older than the cut or last look
+RECENT_S = 0.4              # the frames this long before the cut or last look are "just before"
+CANDIDATES = 12             # earlier frames ranked by the coarse copy, compared in full
+MAX_SEEN_S = 300.0          # thumbnails kept (5 minutes at 25 frames/s: 7500, ~43 MB)
+MIN_PACE = 0.2              # a replay runs at its own pace or slowed down to this share of it
+
+
+def thumbnail(frame: np.ndarray) -> np.ndarray:
+    """The frame's grey 96x54 thumbnail (0.1 ms for 720p: a linear step, then area)."""
+    small = cv2.resize(frame, (THUMB[0] * 2, THUMB[1] * 2), interpolation=cv2.INTER_LINEAR)
+    small = cv2.resize(small, THUMB, interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+
+
+def _compared() -> np.ndarray:
+    keep = np.ones((THUMB[1], THUMB[0]), bool)
+    cw, ch = int(round(CORNER[0] * THUMB[0])), int(round(CORNER[1] * THUMB[1]))
+    for rows in (slice(0, ch), slice(THUMB[1] - ch, THUMB[1])):
+        for cols in (slice(0, cw), slice(THUMB[0] - cw, THUMB[0])):
+            keep[rows, cols] = False
+    return keep.reshape(-1)
+
+
+COMPARED = _compared()      # the thumbnail's pixels compared (all but the corners)
+
+
+def differing(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Share of the compared pixels (COMPARED) of thumbnail `a` that differ from each of `b` (..., 54, 96)."""
+    a = a.reshape(-1)[COMPARED]
+    b = b.reshape(-1, COMPARED.size)[:, COMPARED]
+    return (cv2.absdiff(b, np.broadcast_to(a.reshape(1, -1), b.shape)) > DIFF_GREY).mean(axis=1)
+
+
+@dataclass(frozen=True)
+class Repeat:
+    index: int              # the frame looked at
+    t: float
+    of_index: int           # the earlier frame it repeats
+    of_t: float
+    share: float            # the share of pixels that differ
+    still_s: float = 0.0    # how long the earlier frames it repeats as well last (a still stretch: > 0)
+
+
+class SeenFrames:
+    """Thumbnails of the frames followed (`add`), to tell a repeat of earlier footage (`repeat`)
+    (ReplayWatch: two repeats in order make a replay)."""
+
+    def __init__(self, fps: float = 25.0, max_seen_s: float = MAX_SEEN_S):
+        self.capacity = max(16, int(round(max_seen_s * (fps or 25.0))))
+        self._fine = np.zeros((0, THUMB[1] * THUMB[0]), np.uint8)
+        self._coarse = np.zeros((0, COARSE[1] * COARSE[0]), np.float32)
+        self._index = np.zeros(0, np.int64)
+        self._t = np.zeros(0, np.float64)
+        self._n = 0                         # frames added (the ring's next slot: _n % capacity)
+
+    def __len__(self) -> int:
+        return min(self._n, self.capacity)
+
+    def add(self, index: int, t: float, frame: np.ndarray | None = None, thumb: np.ndarray | None = None) -> None:
+        thumb = thumbnail(frame) if thumb is None else thumb
+        k = self._n % self.capacity
+        if k >= len(self._t):               # grow in chunks up to the capacity
+            grow = min(self.capacity, max(256, 2 * len(self._t))) - len(self._t)
+            self._fine = np.concatenate([self._fine, np.zeros((grow, self._fine.shape[1]), np.uint8)])
+            self._coarse = np.concatenate([self._coarse, np.zeros((grow, self._coarse.shape[1]), np.float32)])
+            self._index = np.concatenate([self._index, np.full(grow, -1, np.int64)])
+            self._t = np.concatenate([self._t, np.full(grow, np.nan)])
+        self._fine[k] = thumb.reshape(-1)
+        self._coarse[k] = cv2.resize(thumb, COARSE, interpolation=cv2.INTER_AREA).reshape(-1)
+        self._index[k], self._t[k] = int(index), float(t)
+        self._n += 1
+
+    def nearest(self, thumb: np.ndarray) -> float:
+        """The least share of the compared pixels in which a frame kept differs from `thumb` (1.0: none kept)."""
+        n = len(self)
+        if not n:
+            return 1.0
+        coarse = cv2.resize(thumb, COARSE, interpolation=cv2.INTER_AREA).reshape(1, -1).astype(np.float32)
+        near = np.argsort(np.abs(self._coarse[:n] - coarse).mean(axis=1))[:CANDIDATES]
+        return float(differing(thumb, self._fine[near]).min())
+
+    def repeat(self, frame: np.ndarray | None, index: int, t: float, before_t: float,
+               thumb: np.ndarray | None = None) -> Repeat | None:
+        """The earlier frame (seen MIN_AGE_S or more before `before_t`) that `frame` repeats, if
+        the frames of the RECENT_S before `before_t` look clearly less like it; else None."""
+        n = len(self)
+        if not n:
+            return None
+        thumb = thumbnail(frame) if thumb is None else thumb
+        ts = self._t[:n]
+        old = np.flatnonzero(ts < before_t - MIN_AGE_S)
+        if not len(old):
+            return None
+        coarse = cv2.resize(thumb, COARSE, interpolation=cv2.INTER_AREA).reshape(1, -1).astype(np.float32)
+        dist = np.abs(self._coarse[old] - coarse).mean(axis=1)
+        near = old[np.argsort(dist)[:CANDIDATES]]
+        share = differing(thumb, self._fine[near])
+        best = int(np.argmin(share))
+        if share[best] > REPEAT_MAX:
+            return None
+        recent = np.flatnonzero((ts >= before_t - RECENT_S) & (ts < before_t))
+        if len(recent):
+            if differing(thumb, self._fine[recent]).min() < max(RECENT_MIN, RECENT_FACTOR * share[best]):
+                return None                 # as it looked just before: a still scene
+        j = int(near[best])
+        alike = self._t[near[share <= REPEAT_MAX]]
+        return Repeat(int(index), float(t), int(self._index[j]), float(self._t[j]), float(share[best]),
+                      float(alike.max() - alike.min()))
+
+
+def in_order(first: Repeat, second: Repeat) -> bool:
+    """Do two repeats, `second` looked at after `first`, repeat earlier footage in its order and
+    at most at its pace (slowed down to MIN_PACE), or both a stretch of still footage lasting at
+    least as long as the time between them (a line-up standing still: which of its frames is
+    repeated cannot be told)?"""
+    went, old_went = second.t - first.t, second.of_t - first.of_t
+    if went <= 0:
+        return False
+    if min(first.still_s, second.still_s) >= went and abs(old_went) <= max(first.still_s, second.still_s):
+        return True
+    return MIN_PACE * went - 1e-6 <= old_went <= went * 1.25 + 1e-6 and second.of_index > first.of_index
+
+
+LOOK_EVERY_S = 0.4           # while the calibrated camera is followed, a frame is looked at this often
+SUSPECT_LOOK_S = 0.12        # a frame that repeats earlier footage: the next look this soon after
+
+
+class ReplayWatch:
+    """Watches the footage followed for a replay of it.
+
+    `followed(index, t, frame)`, every frame followed (each leaves a thumbnail; one every
+    LOOK_EVERY_S is looked at): a Repeat when a replay has begun (two looks that repeat earlier
+    footage in order: `in_order`); the frames after `clean` (the last look that found none)
+    may be the replay's. After a cut, `after_cut(index, t, frame, cut_t)` says whether a
+    frame where the calibrated camera is seen again is live ("live"), a replay ("replay"),
+    or to be looked at again ("suspect"). In a replay, `still_replay`: does a frame still repeat
+    footage seen before the replay began?"""
+
+    def __init__(self, fps: float = 25.0, max_seen_s: float = MAX_SEEN_S):
+        self.seen = SeenFrames(fps, max_seen_s)
+        self.clean: tuple[int, float] = (-1, -np.inf)   # the last look that found no repeat
+        self._pending: Repeat | None = None
+        self._next_t = -np.inf
+        self.found: list[Repeat] = []                   # every replay found, in order
+
+    def _look(self, thumb: np.ndarray, index: int, t: float, before_t: float) -> tuple[Repeat | None, bool]:
+        rep = self.seen.repeat(None, index, t, before_t, thumb=thumb)
+        pending, self._pending = self._pending, None
+        if rep is None:
+            return None, False
+        if pending is not None:            # the second look decides: a stretch repeated in order, or not
+            if not in_order(pending, rep):
+                return None, False
+            self.found.append(pending)
+            return pending, False
+        self._pending = rep
+        return None, True
+
+    def followed(self, index: int, t: float, frame: np.ndarray) -> Repeat | None:
+        thumb = thumbnail(frame)
+        found = None
+        if t >= self._next_t and len(self.seen):
+            found, suspect = self._look(thumb, index, t, self.clean[1])
+            if found is None and not suspect:
+                self.clean = (int(index), float(t))
+            self._next_t = t + (SUSPECT_LOOK_S if suspect else LOOK_EVERY_S) - 1e-6
+        if found is None:
+            self.seen.add(index, t, thumb=thumb)
+        else:
+            self._pending, self._next_t = None, -np.inf
+        return found
+
+    def after_cut(self, index: int, t: float, frame: np.ndarray, cut_t: float) -> tuple[str, Repeat | None]:
+        found, suspect = self._look(thumbnail(frame), index, t, cut_t)
+        if found is not None:
+            return "replay", found
+        return ("suspect" if suspect else "live"), None
+
+    def still_replay(self, frame: np.ndarray) -> bool:
+        """In a replay: does `frame` still repeat (within REPEAT_MAX) a frame followed before it?
+        Until one does not (or a cut ends the replay: the next frame found is looked at as after
+        any cut), the calibrated camera shows the past; a still scene stays "replayed"."""
+        return self.seen.nearest(thumbnail(frame)) <= REPEAT_MAX
+
+    def resumed(self, index: int, t: float) -> None:
+        """The live footage of the calibrated camera is followed again from frame `index`."""
+        self._pending, self._next_t, self.clean = None, -np.inf, (int(index), float(t))
