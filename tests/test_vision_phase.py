@@ -254,3 +254,18 @@ def test_still_flecks_above_the_umpire_seen_by_turns_are_not_a_throw():
     ball[70:80] = _ball(thrown_at=70)[70:80]            # the real throw, then play
     ti = detect_throw_in(T, _players(85), ball, UMPIRE)
     assert ti.method == "ball" and ti.frame == 70 - RELEASE_LAG_FRAMES, ti
+
+
+def test_a_throw_just_before_a_gap_in_the_footage_is_taken_as_one_near_its_end():
+    """A release 0.6 s before a cutaway or replay the analysis skipped (its frames missing):
+    play cannot be seen in full after it, as at the end of the footage; the same release with the
+    footage going on and nobody riding off is no throw-in."""
+    from vision.phase import seen_until
+    at, gap = 60, range(76, 126)            # 2 s not judged from 0.64 s after the release
+    keep = np.setdiff1d(np.arange(F), gap)
+    assert seen_until(T[keep], 10) == T[75] and seen_until(T, 10) == T[-1]
+    ti = detect_throw_in(T[keep], _players(None)[:, keep], _ball(held_until=at - 1, thrown_at=at)[keep],
+                         UMPIRE[keep])
+    assert (ti.method, ti.frame) == ("ball", at - RELEASE_LAG_FRAMES)       # frame position = index before the gap
+    ti = detect_throw_in(T, _players(None), _ball(held_until=at - 1, thrown_at=at), UMPIRE)
+    assert (ti.method, ti.frame) == ("none", None)
