@@ -7,14 +7,16 @@ the play in view; five throw-ins in 54 s seen that way too, and by a camera that
 the play and back to the centre for each line-up (about 15 s to render a 17-s one, into
 --rendered DIR, reused there); the panning one again with a broadcast's cutaways (4 s of a
 second camera on the far side after each goal: the scan must skip them and find the first
-camera's view again); and each of the twelve sample clips, one throw-in (or none) each. For each: the
+camera's view again), and with replays of its own footage (from 4 s after each throw-in but the
+last, 4 s of the main camera's footage from 1 s before it: the scan must not find those
+throw-ins twice, vision.replays); and each of the twelve sample clips, one throw-in (or none) each. For each: the
 line-ups found, whether each true throw-in lies inside a window found (and how many windows
 hold none), the scan's speed (seconds of footage per second, the models loaded once); then, for
 the recordings, `analyze` on each window with that throw-in's ends (and, where the camera
 moved, the calibration the scan followed it to, as `find-throw-ins --write` writes): the throw-in
 frame found against the truth, and the events (none are true: every line-up is clean).
 
-    .venv/bin/python bench/bench_find_throw_ins.py [--rendered DIR] [--no-samples]
+    .venv/bin/python bench/bench_find_throw_ins.py [--rendered DIR] [--no-samples] [--only NAME ...]
 """
 from __future__ import annotations
 
@@ -49,6 +51,35 @@ RECORDINGS = {"two_throw_ins": (TWO, 101, (0, 0, 0), 1.0, False),
 # watching the same scene from the far side (another stand, a closer view: a replay angle).
 CUTAWAYS = {"five_throw_ins_cutaways": ("five_throw_ins_pan", {"position": [150, 185, 8], "look_at": [150, 66],
                                                               "focal_px": 2600}, (4.0, 8.0))}
+
+
+# Replays: `of` with, from each throw-in but the last, the frames from `at` s to `at + length`
+# s after it replaced by its own footage from `from_s` after it (the throw-in shown again).
+REPLAYS = {"five_throw_ins_replays": ("five_throw_ins_pan", 4.0, 4.0, -1.0)}
+
+
+def render_replays(name: str, out: Path) -> tuple[Path, list[dict]]:
+    """Splice `of`'s own footage back into it as replays (into out/name)."""
+    import shutil
+
+    from vision.video_io import VideoWriter, open_video
+    of, at, length, from_s = REPLAYS[name]
+    main_clip, tis = render_recording(of, out)
+    folder = out / name
+    if not (folder / "clip.mp4").is_file():
+        frames = [f for _i, _t, f in open_video(main_clip)]
+        shown = list(range(len(frames)))
+        for ti in tis[:-1]:
+            start, first = round((ti["t"] + at) * 25), round((ti["t"] + from_s) * 25)
+            for k in range(round(length * 25)):
+                shown[start + k] = first + k
+        folder.mkdir(parents=True, exist_ok=True)
+        with VideoWriter(folder / "clip.mp4", 25.0) as w:
+            for j in shown:
+                w.write(frames[j])
+        for n in ("calibration.json", "truth.json"):
+            shutil.copy(main_clip.with_name(n), folder / n)
+    return folder / "clip.mp4", tis
 
 
 def render_cutaways(name: str, out: Path) -> tuple[Path, list[dict]]:
@@ -104,13 +135,15 @@ def scan_detector():
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rendered", default=None, help="folder for (and of) the rendered recordings")
-    ap.add_argument("--no-samples", action="store_true", help="the two-throw-in recordings only")
+    ap.add_argument("--no-samples", action="store_true", help="the rendered recordings only")
+    ap.add_argument("--only", nargs="*", default=None, help="these recordings or samples only")
     args = ap.parse_args(argv)
     out = Path(args.rendered or tempfile.mkdtemp(prefix="find-throw-ins-"))
     det = scan_detector()
     rows = ["| footage | line-ups found | true throw-ins inside a window | windows without one | "
             "scan: s of footage per s | other shots skipped |", "|---|---|---|---|---|---|"]
-    judged = ["| recording | window | throw-in frame found (truth) | events |", "|---|---|---|---|"]
+    judged = ["| recording | window | throw-in frame found (truth) | events | other shots / replays skipped |",
+              "|---|---|---|---|---|"]
     clips = []
     for name in RECORDINGS:
         clip, tis = render_recording(name, out)
@@ -118,11 +151,16 @@ def main(argv: list[str] | None = None) -> int:
     for name in CUTAWAYS:
         clip, tis = render_cutaways(name, out)
         clips.append((name, clip, [ti["t"] for ti in tis], tis))
+    for name in REPLAYS:
+        clip, tis = render_replays(name, out)
+        clips.append((name, clip, [ti["t"] for ti in tis], tis))
     if not args.no_samples:
         for folder in sorted(p for p in SAMPLES.iterdir() if (p / "truth.json").is_file()):
             truth = json.loads((folder / "truth.json").read_text())
             ti = truth["throw_in_frame"]
             clips.append((folder.name, folder / "clip.mp4", [] if ti is None else [ti / truth["fps"]], None))
+    if args.only:
+        clips = [c for c in clips if c[0] in args.only]
     inside_all = total = extra_all = 0
     for name, clip, times, tis in clips:
         side = load_sidecar(clip)
@@ -134,8 +172,8 @@ def main(argv: list[str] | None = None) -> int:
         inside = sum(any(a <= t < b for a, b in wins) for t in times)
         extra = sum(not any(a <= t < b for t in times) for a, b in wins)
         inside_all, total, extra_all = inside_all + inside, total + len(times), extra_all + extra
-        others = ", ".join(f"{clock(sh['start_s'])}-{clock(sh['end_s'])}" for sh in found.shots or []
-                           if sh["view"] == "other")
+        others = ", ".join(f"{clock(sh['start_s'])}-{clock(sh['end_s'])}{' (replay)' if sh.get('replay') else ''}"
+                           for sh in found.shots or [] if sh["view"] == "other")
         rows.append(f"| {name} | {len(found.lineups)} | {inside} of {len(times)} | {extra} | "
                     f"{found.duration_s / found.seconds:.1f} | {others or '-'} |")
         if tis is None:
@@ -147,7 +185,9 @@ def main(argv: list[str] | None = None) -> int:
                                team_colours=side.get("team_colours"), annotate=False, window=Window(a, b))
             rep = analyze(clip, o, detector=full_detector()).report
             judged.append(f"| {name} | {clock(a)}-{clock(b)} | {rep['throw_in']['frame']} ({round(ti['t'] * fps)}) | "
-                          f"{', '.join(e['code'] for e in rep['events']) or 'none'} |")
+                          f"{', '.join(e['code'] for e in rep['events']) or 'none'} | "
+                          f"{sum(not c.get('replay') for c in rep['cutaways'])} / {sum(bool(c.get('replay')) for c in rep['cutaways'])}"
+                          f"{' + replay to the end' if (rep.get('camera_cut') or {}).get('replay') else ''} |")
     print("\n".join(rows))
     print(f"\n{inside_all} of {total} true throw-ins inside a window found; {extra_all} window(s) without one")
     print()

@@ -89,10 +89,11 @@ def hit(ball: Track, t: float, frm: tuple[float, float], to: tuple[float, float]
 
 
 def standard_lineup(defending: dict[str, str], umpire_y: float, side: int = 1, centre_x: float = 150.0,
-                    gap: float = 1.25, start: float = 6.0) -> dict[str, Track]:
-    """Tracks for all eight players standing in the line-up from t = 0."""
+                    gap: float = 1.25, start: float = 6.0, rng=None, jitter_yd: float = 0.0) -> dict[str, Track]:
+    """Tracks for all eight players standing in the line-up from t = 0 (each spot moved by up to
+    a few `jitter_yd` with `rng`: synth.lineup.lineup_spots)."""
     out = {}
-    for s in lineup_spots(defending, centre_x, umpire_y, side, start_yd=start, gap_yd=gap):
+    for s in lineup_spots(defending, centre_x, umpire_y, side, start_yd=start, gap_yd=gap, rng=rng, jitter_yd=jitter_yd):
         out[s.id] = Track(s.id, "player").at(0.0, s.x, s.y, s.heading_deg)
     return out
 

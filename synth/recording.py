@@ -3,7 +3,9 @@
 
 The story: a clean line-up and throw-in at the centre, play rides off, a goal (off the
 picture), the teams ride back and line up again with ends changed, the next throw-in sends play
-the other way, and so on. The static camera of the sample clean_lineup watches it.
+the other way, and so on. The static camera of the sample clean_lineup watches it. From the
+third throw-in on, each line-up, play and camera return differs a little from the ones before
+(VARY_YD): never the same footage twice, which only a replay shows (vision.replays).
 """
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ PLAYS = [("blue-2", (0.7, 0.6), (184.0, 74.0), (178.0, 72.0), (165.0, 57.0)),
          ("red-2", (0.7, -0.2), (122.0, 70.0), (124.0, 72.0), (138.0, 58.0))]
 PLAY_S = 6.0          # from a throw-in until the teams ride back (a goal scored off the picture)
 LINED_UP_S = 1.5      # the teams stand lined up this long before the throw-in
+VARY_YD = 0.3         # from the third line-up on: each spot moved by about this much (and play and the
+                      # camera's return by about three times as much), the recording's seed choosing
 
 
 def recording(times: list[float], name: str = "throw_ins", seed: int = 101,
@@ -27,6 +31,8 @@ def recording(times: list[float], name: str = "throw_ins", seed: int = 101,
     for the next one, as a cameraman would: never quite to the calibrated view of frame 0."""
     if times[0] < 2.0 or any(b - a < 11.0 for a, b in zip(times, times[1:])):
         raise ValueError("throw-ins at least 2 s in and 11 s apart: the teams must ride back between them")
+    import numpy as np
+    rng = np.random.default_rng(seed)
     ump = _umpire()
     players = standard_lineup(DEF, YU)
     for pid, tr in players.items():                   # walk in from a few yards back
@@ -40,7 +46,7 @@ def recording(times: list[float], name: str = "throw_ins", seed: int = 101,
         ends = DEF if n % 2 == 0 else SWAPPED
         if n:                                          # ride back from the last play, ends changed
             back_from, lined_up = times[n - 1] + PLAY_S, ti - LINED_UP_S
-            spots = standard_lineup(ends, YU)
+            spots = standard_lineup(ends, YU, rng=rng if n >= 2 else None, jitter_yd=VARY_YD)
             for pid, tr in players.items():
                 s = spots[pid].keys[0]
                 tr.hold(back_from + 0.15 * (int(pid[-1]) - 1))
@@ -50,6 +56,10 @@ def recording(times: list[float], name: str = "throw_ins", seed: int = 101,
             ball.at(ready - 0.04, *last_hit, z=0.05)
             ball.at(ready, hand[0], hand[1], z=1.9).at(ti, hand[0], hand[1], z=1.9)
         winner, (dx, dy), to, follow, umpire_to = PLAYS[n % 2]
+        if n >= 2:                                     # play goes its own way each time
+            shift = rng.normal(0.0, 3 * VARY_YD, 2)
+            to, follow = (to[0] + shift[0], to[1] + shift[1]), (follow[0] + shift[0], follow[1] + shift[1])
+            umpire_to = (umpire_to[0] + shift[0], umpire_to[1])
         rest = throw(ball, ti, hand, +1)
         w = players[winner]
         w.hold(ti + 0.5).to(ti + 0.95, rest[0] + dx, rest[1] + dy)
@@ -69,6 +79,8 @@ def recording(times: list[float], name: str = "throw_ins", seed: int = 101,
         keys.append((ti + 3.0, (0.5 * (centre[0] + to[0]), to[1]), focal * 0.8))
         if n + 1 < len(times):                         # back on the line-up, not quite as before
             again = (centre[0] + (1.5 if n % 2 else -1.5), centre[1] - 1.0)
+            if n + 1 >= 2:
+                again = (again[0] + float(rng.normal(0.0, 3 * VARY_YD)), again[1])
             keys += [(ti + PLAY_S, (0.5 * (centre[0] + to[0]), to[1]), focal * 0.8),
                      (times[n + 1] - LINED_UP_S - 1.0, again, focal * (0.95 if n % 2 else 1.05)),
                      (times[n + 1] + 0.9, again, focal * (0.95 if n % 2 else 1.05))]

@@ -72,6 +72,17 @@ def test_a_replay_that_looks_as_the_picture_just_before_is_not_told(lineup):
     assert _watch(lineup[:80] + lineup[55:70]) is None
 
 
+def test_a_still_line_up_seen_again_after_a_cutaway_is_live(lineup):
+    # The line-up stands still (frames 51-79 look alike); a cutaway from frame 80 to 129; back on
+    # the line-up, still as before the cut: live at once, and not a replay as it goes on.
+    watch = ReplayWatch(FPS)
+    for i in range(80):
+        watch.followed(i, i / FPS, lineup[i])
+    assert watch.after_cut(130, 130 / FPS, lineup[79], 80 / FPS)[0] == "live"
+    watch.resumed(130, 130 / FPS)
+    assert [k for k in range(130, 160) if watch.followed(k, k / FPS, lineup[60 + k % 20]) is not None] == []
+
+
 def test_a_slow_motion_replay_of_a_line_up_whose_horses_shuffle_is_told():
     # slow_returner_red2 stands still until its throw-in at 170, horses and riders shuffling:
     # its frames 30-59 shown again at frame 120, each twice.

@@ -9,12 +9,14 @@ replayed after the throw-in would be judged again, a throw-in replayed would be 
 A replay repeats a stretch of footage already seen. Every frame followed leaves a thumbnail
 (96x54 grey, and a 32x18 copy to search by); a frame is a repeat of an earlier one when
 
-- a frame seen at least MIN_AGE_S before it (before the cut, or before the last look) differs
-  from it in at most REPEAT_MAX of the thumbnail's pixels (by more than DIFF_GREY grey levels:
-  the same frame coded twice differs in ~0; consecutive frames of a line-up whose horses
-  shuffle differ in 0.1-4%, of a panning camera in 7-9%),
-- and the frames of the last RECENT_S before that differ from it clearly more (a still scene
-  looks as it did a second ago, live or not, and its positions are those of now either way).
+- a frame seen at least MIN_AGE_S before the last one seen before the cut (or before the last
+  look) differs from it in at most REPEAT_MAX of the thumbnail's pixels, by more than DIFF_GREY
+  grey levels, its corners (a broadcast's graphics) left out: the same frame coded twice
+  differs in 0-0.02%; consecutive frames of a line-up whose horses shuffle in 0.1-4%, of a
+  panning camera in 7-9%; players moved a few yards in a wide view in ~1%,
+- and the frames of the last RECENT_S seen before the cut or look differ from it clearly more (a
+  still scene looks as it did a moment ago, live or not, and its positions are those of now
+  either way; after a cutaway, the frames just before it).
 
 and a replay is two repeats, a few frames apart, of earlier frames in the same order and at
 most at their pace (slow motion allowed to a fifth), or both of one still stretch of footage (a
@@ -45,7 +47,7 @@ CORNER = (0.25, 0.15)       # the picture's corners (this share of its width and
 MIN_AGE_S = 1.0             # a repeat is of a frame at least this much older than the cut or last look
 RECENT_S = 0.4              # the frames this long before the cut or last look are "just before"
 CANDIDATES = 12             # earlier frames ranked by the coarse copy, compared in full
-MAX_SEEN_S = 300.0          # thumbnails kept (5 minutes at 25 frames/s: 7500, ~43 MB)
+MAX_SEEN_S = 300.0          # thumbnails kept (5 minutes at 25 frames/s: 7500, 43 MB)
 MIN_PACE = 0.2              # a replay runs at its own pace or slowed down to this share of it
 
 
@@ -92,7 +94,7 @@ class SeenFrames:
     def __init__(self, fps: float = 25.0, max_seen_s: float = MAX_SEEN_S):
         self.capacity = max(16, int(round(max_seen_s * (fps or 25.0))))
         self._fine = np.zeros((0, THUMB[1] * THUMB[0]), np.uint8)
-        self._coarse = np.zeros((0, COARSE[1] * COARSE[0]), np.float32)
+        self._coarse = np.zeros((0, COARSE[1] * COARSE[0]), np.uint8)
         self._index = np.zeros(0, np.int64)
         self._t = np.zeros(0, np.float64)
         self._n = 0                         # frames added (the ring's next slot: _n % capacity)
@@ -106,7 +108,7 @@ class SeenFrames:
         if k >= len(self._t):               # grow in chunks up to the capacity
             grow = min(self.capacity, max(256, 2 * len(self._t))) - len(self._t)
             self._fine = np.concatenate([self._fine, np.zeros((grow, self._fine.shape[1]), np.uint8)])
-            self._coarse = np.concatenate([self._coarse, np.zeros((grow, self._coarse.shape[1]), np.float32)])
+            self._coarse = np.concatenate([self._coarse, np.zeros((grow, self._coarse.shape[1]), np.uint8)])
             self._index = np.concatenate([self._index, np.full(grow, -1, np.int64)])
             self._t = np.concatenate([self._t, np.full(grow, np.nan)])
         self._fine[k] = thumb.reshape(-1)
@@ -119,33 +121,38 @@ class SeenFrames:
         n = len(self)
         if not n:
             return 1.0
-        coarse = cv2.resize(thumb, COARSE, interpolation=cv2.INTER_AREA).reshape(1, -1).astype(np.float32)
-        near = np.argsort(np.abs(self._coarse[:n] - coarse).mean(axis=1))[:CANDIDATES]
+        coarse = cv2.resize(thumb, COARSE, interpolation=cv2.INTER_AREA).reshape(1, -1).astype(np.int16)
+        near = np.argsort(np.abs(self._coarse[:n].astype(np.int16) - coarse).sum(axis=1))[:CANDIDATES]
         return float(differing(thumb, self._fine[near]).min())
 
     def repeat(self, frame: np.ndarray | None, index: int, t: float, before_t: float,
                thumb: np.ndarray | None = None) -> Repeat | None:
-        """The earlier frame (seen MIN_AGE_S or more before `before_t`) that `frame` repeats, if
-        the frames of the RECENT_S before `before_t` look clearly less like it; else None."""
+        """The earlier frame that `frame` repeats, if the frames seen last before `before_t`
+        (those of the RECENT_S up to the last one; across a gap, a cutaway, the last ones before
+        it) look clearly less like it; else None. Only frames seen MIN_AGE_S or more before that
+        last one are repeated."""
         n = len(self)
         if not n:
             return None
-        thumb = thumbnail(frame) if thumb is None else thumb
         ts = self._t[:n]
-        old = np.flatnonzero(ts < before_t - MIN_AGE_S)
+        seen = ts < before_t
+        if not seen.any():
+            return None
+        last_t = float(ts[seen].max())
+        old = np.flatnonzero(ts < last_t - MIN_AGE_S)
         if not len(old):
             return None
-        coarse = cv2.resize(thumb, COARSE, interpolation=cv2.INTER_AREA).reshape(1, -1).astype(np.float32)
-        dist = np.abs(self._coarse[old] - coarse).mean(axis=1)
+        thumb = thumbnail(frame) if thumb is None else thumb
+        coarse = cv2.resize(thumb, COARSE, interpolation=cv2.INTER_AREA).reshape(1, -1).astype(np.int16)
+        dist = np.abs(self._coarse[old].astype(np.int16) - coarse).sum(axis=1)
         near = old[np.argsort(dist)[:CANDIDATES]]
         share = differing(thumb, self._fine[near])
         best = int(np.argmin(share))
         if share[best] > REPEAT_MAX:
             return None
-        recent = np.flatnonzero((ts >= before_t - RECENT_S) & (ts < before_t))
-        if len(recent):
-            if differing(thumb, self._fine[recent]).min() < max(RECENT_MIN, RECENT_FACTOR * share[best]):
-                return None                 # as it looked just before: a still scene
+        recent = np.flatnonzero(seen & (ts >= last_t - RECENT_S))
+        if differing(thumb, self._fine[recent]).min() < max(RECENT_MIN, RECENT_FACTOR * share[best]):
+            return None                     # as it looked just before: a still scene
         j = int(near[best])
         alike = self._t[near[share <= REPEAT_MAX]]
         return Repeat(int(index), float(t), int(self._index[j]), float(self._t[j]), float(share[best]),
