@@ -19,8 +19,8 @@ PLAYS = [("blue-2", (0.7, 0.6), (184.0, 74.0), (178.0, 72.0), (165.0, 57.0)),
          ("red-2", (0.7, -0.2), (122.0, 70.0), (124.0, 72.0), (138.0, 58.0))]
 PLAY_S = 6.0          # from a throw-in until the teams ride back (a goal scored off the picture)
 LINED_UP_S = 1.5      # the teams stand lined up this long before the throw-in
-VARY_YD = 0.3         # from the third line-up on: each spot moved by about this much (and play and the
-                      # camera's return by about three times as much), the recording's seed choosing
+VARY_YD = 0.3         # from the third line-up on: each spot moved by about this much (the camera's return
+                      # by three times as much, play by ten), the recording's seed choosing
 
 
 def recording(times: list[float], name: str = "throw_ins", seed: int = 101,
@@ -57,7 +57,7 @@ def recording(times: list[float], name: str = "throw_ins", seed: int = 101,
             ball.at(ready, hand[0], hand[1], z=1.9).at(ti, hand[0], hand[1], z=1.9)
         winner, (dx, dy), to, follow, umpire_to = PLAYS[n % 2]
         if n >= 2:                                     # play goes its own way each time
-            shift = rng.normal(0.0, 3 * VARY_YD, 2)
+            shift = rng.normal(0.0, 10 * VARY_YD, 2)
             to, follow = (to[0] + shift[0], to[1] + shift[1]), (follow[0] + shift[0], follow[1] + shift[1])
             umpire_to = (umpire_to[0] + shift[0], umpire_to[1])
         rest = throw(ball, ti, hand, +1)

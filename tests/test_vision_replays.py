@@ -105,27 +105,32 @@ def test_after_a_cut_the_calibrated_view_found_again_is_told_live_or_replay(line
     assert watch.still_replay(lineup[50]) and not watch.still_replay(lineup[140])
 
 
-def test_analyze_skips_a_replay_of_the_throw_in(lineup, tmp_path):
+@pytest.fixture(scope="module")
+def replayed(lineup, tmp_path_factory) -> Path:
     """clean_lineup, live to frame 124 (its throw-in at 75), then frames 70-99 again (the throw-in
-    replayed), then live: the replay's frames are not judged."""
-    clip = tmp_path / "replay"
-    clip.mkdir()
+    replayed), then live (frames 140-149)."""
+    clip = tmp_path_factory.mktemp("replay")
     for name in ("calibration.json", "clip.polo.json"):
         shutil.copy(SAMPLES / "clean_lineup" / name, clip / name)
     with VideoWriter(clip / "clip.mp4", FPS) as w:
         for frame in lineup[:125] + lineup[70:100] + lineup[140:]:
             w.write(frame)
-    assert main(["analyze", str(clip / "clip.mp4"), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    return clip / "clip.mp4"
+
+
+def test_analyze_skips_a_replay_of_the_throw_in(lineup, replayed, tmp_path):
+    """The replay's frames are not judged; the throw-in stands; annotated.mp4 says so."""
+    assert main(["analyze", str(replayed), "--out", str(tmp_path / "out"), "--quiet"]) == 0
     report = json.loads((tmp_path / "out" / "report.json").read_text())
     assert abs(report["throw_in"]["frame"] - 75) <= 1
     assert report["events"] == []
     (away,) = report["cutaways"]
     # not judged from the last look before the replay (at most 0.4 s + a look) to its end
-    assert 125 - 0.6 * FPS <= away["cut_frame"] <= 125 and away["found_frame"] == 155
+    assert 125 - 0.6 * FPS <= away["cut_frame"] <= 125 and 155 <= away["found_frame"] <= 155 + 0.2 * FPS   # search pace
     assert 125 <= away["replay"]["frame"] <= 125 + 0.6 * FPS
     assert abs(away["replay"]["repeats_frame"] - (away["replay"]["frame"] - 55)) <= 1
     judged = {f["index"] for f in report["frames"]}
-    assert not judged & set(range(away["cut_frame"], 155)) and {0, 110, 155, 164} <= judged
+    assert not judged & set(range(away["cut_frame"], 155)) and {0, 110, away["found_frame"], 164} <= judged
     assert "show a replay" in cutaway_warnings(report)[0]
     assert 'id="cutaway-warning"' in (tmp_path / "out" / "debrief.html").read_text()
     # annotated.mp4 shows the replay as it is under the banner: no boxes, no map
@@ -133,3 +138,20 @@ def test_analyze_skips_a_replay_of_the_throw_in(lineup, tmp_path):
     replayed = shown[140].astype(int) - lineup[85]
     assert np.abs(replayed[100:]).mean() < 4 and np.abs(replayed[:60]).mean() > 4
     assert np.abs(shown[160].astype(int) - lineup[145])[100:].mean() > 4     # live: boxes and map drawn
+
+
+def test_a_window_remembers_the_footage_before_it_to_tell_its_replays(replayed, tmp_path):
+    """A part analysed from frame 120 (--start 4.8): the replay at 125 shows frames 70-99, before
+    it. Remembered (--replay-memory, 60 s by default), it is told; without, judged as live."""
+    reports = []
+    for memory in ("60", "0"):
+        out = tmp_path / memory
+        assert main(["analyze", str(replayed), "--start", "4.8", "--out", str(out), "--no-video", "--quiet",
+                     "--replay-memory", memory]) == 0
+        reports.append(json.loads((out / "report.json").read_text()))
+    told, not_told = reports
+    assert told["replays"]["remembered_before_window"] == {"from_s": 0.0, "frames": 120}
+    (away,) = told["cutaways"]
+    assert away["replay"] and 120 <= away["cut_frame"] <= 125 and 155 <= away["found_frame"] <= 155 + 0.2 * FPS
+    assert not_told["replays"]["remembered_before_window"] is None and not not_told["cutaways"]
+    assert {f["index"] for f in not_told["frames"]} >= set(range(125, 155))

@@ -20,7 +20,7 @@ from rules.events import violation_events
 from vision import phase as phase_mod
 from vision.ball import BallFollower
 from vision.ball_motion import MotionBallFinder
-from vision.errors import SettingsError
+from vision.errors import SettingsError, VideoError
 from vision.frame_rate import scaled_frames
 from vision.frame_store import DEFAULT_BUDGET_MB, FrameStore
 from vision.homography import calibrate, for_frame_size
@@ -73,6 +73,7 @@ class AnalyzeOptions:
     window: Window | None = None                     # analyse only this part of the video (times in the source's seconds)
     across_cuts: bool = True                         # skip a cutaway to another shot where the calibrated camera is seen again
     replays: bool = True                             # skip a replay of the calibrated camera's footage (vision.replays)
+    replay_memory_s: float = 60.0                    # a window: remember this much footage before it, to tell its replays
     annotate: bool = True
     frame_memory_mb: float = DEFAULT_BUDGET_MB       # decoded frames kept for the annotated clip (vision.frame_store)
     field: dict = field(default_factory=dict)        # length_yd / width_yd overrides
@@ -95,6 +96,25 @@ def _replay_record(rep: Repeat | None) -> dict:
         return {}
     return {"replay": {"frame": rep.index, "t": round(rep.t, 3), "repeats_frame": rep.of_index,
                        "repeats_t": round(rep.of_t, 3)}}
+
+
+def remember_before(video: Path, window: Window | None, watch: ReplayWatch, memory_s: float) -> dict | None:
+    """A window's replays may show what came before it (the goal, replayed while the teams line
+    up): `watch` is shown the `memory_s` of footage before the window (decoded, thumbnails only:
+    ~2-3 ms a 720p frame). Returns what was remembered (None: nothing before the window, or
+    unreadable: then only the window's own footage is known)."""
+    if window is None or window.start_s <= 0 or memory_s <= 0:
+        return None
+    first = max(0.0, window.start_s - memory_s)
+    n = 0
+    try:
+        with open_video(video, window=Window(first, window.start_s)) as reader:
+            for index, t, frame in reader:
+                watch.seen.add(int(index), float(t), frame)
+                n += 1
+    except VideoError:
+        return None
+    return {"from_s": round(first, 3), "frames": n}
 
 
 def _cut_record(away: _Away) -> dict:
@@ -223,6 +243,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     # it shows the past. Seen without a cut (a fixed camera's), the frames since the last look that
     # found none are taken back; after a cut, a frame where the camera is found again is looked at.
     watch = replays if replays is not None else ReplayWatch(fps) if opts.replays else None
+    remembered = remember_before(video, opts.window, watch, opts.replay_memory_s) \
+        if replays is None and watch is not None else None
     skip_replays = watch is not None and (keys is not None or camera is None) and not one_shot
     for index, t, frame, det in prefetch(detect_frames(prefetch(kept.keep_all(reader)), detector, opts.stride,
                                                        idle=lambda: away is not None), depth=2):
@@ -384,6 +406,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                           "openvino_precision": precision_name()}
     report["camera_cut"] = camera_cut
     report["cutaways"] = cutaways
+    report["replays"] = None if watch is None else {     # what a replay is told against (vision.replays)
+        "found": len(watch.found), "remembered_before_window": remembered}
     report["camera_lead_in"] = lead_in.to_dict() if lead_in is not None else None
     report["window"] = None if opts.window is None else {    # the frames decoded (analysed: `stride`)
         "start_s": opts.window.start_s, "end_s": opts.window.end_s, "first_frame": decoded[0][0],

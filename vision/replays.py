@@ -10,10 +10,11 @@ A replay repeats a stretch of footage already seen. Every frame followed leaves 
 (96x54 grey, and a 32x18 copy to search by); a frame is a repeat of an earlier one when
 
 - a frame seen at least MIN_AGE_S before the last one seen before the cut (or before the last
-  look) differs from it in at most REPEAT_MAX of the thumbnail's pixels, by more than DIFF_GREY
-  grey levels, its corners (a broadcast's graphics) left out: the same frame coded twice
-  differs in 0-0.02%; consecutive frames of a line-up whose horses shuffle in 0.1-4%, of a
-  panning camera in 7-9%; players moved a few yards in a wide view in ~1%,
+  look) is the same to coding noise: it differs from it in at most REPEAT_MAX of the thumbnail's
+  pixels by more than DIFF_GREY grey levels (and by at most MEAN_MAX on average), the corners
+  (a broadcast's graphics) left out: the same frame coded twice differs in at most 0.07% of
+  them; a wide view's play whose tiny players are a yard off, ~0.3%; consecutive frames of a
+  line-up whose horses shuffle, 0.1-4%, of a panning camera, 7-9%;
 - and the frames of the last RECENT_S seen before the cut or look differ from it clearly more (a
   still scene looks as it did a moment ago, live or not, and its positions are those of now
   either way; after a cutaway, the frames just before it).
@@ -36,10 +37,13 @@ import numpy as np
 
 THUMB = (96, 54)            # the thumbnail compared (a horse 2-8 px wide in it)
 COARSE = (32, 18)           # the copy the search ranks earlier frames by
-DIFF_GREY = 12              # a pixel differs when its grey levels differ by more than this
-REPEAT_MAX = 0.004          # a repeat differs in at most this share of the pixels compared (the same frame
-                            # coded twice: 0-0.02%); consecutive frames of the samples: 0.1-9%, players that
-                            # moved in a wide view ~1%
+DIFF_GREY = 8               # a pixel differs when its grey levels differ by more than this (coding noise on
+                            # the area-averaged thumbnail: a few levels)
+REPEAT_MAX = 0.0015         # a repeat differs in at most this share of the pixels compared (the same frame
+                            # coded twice: at most 0.07% over 167 replayed frames of three clips; a wide
+                            # view's play whose tiny players are a yard off: ~0.3%; consecutive frames of the
+                            # samples: 0.1-9%) ...
+MEAN_MAX = 1.5              # ... and by at most this many grey levels on average (coded twice: 0.08-0.67)
 RECENT_FACTOR = 3.0         # the frames just before differ at least this many times more ...
 RECENT_MIN = 0.004          # ... and in at least this share of the pixels
 CORNER = (0.25, 0.15)       # the picture's corners (this share of its width and height) are not compared:
@@ -68,6 +72,12 @@ def _compared() -> np.ndarray:
 
 
 COMPARED = _compared()      # the thumbnail's pixels compared (all but the corners)
+
+
+def mean_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Mean absolute difference (grey levels) over the compared pixels of thumbnail `a` and each of `b`."""
+    a = a.reshape(-1)[COMPARED].astype(np.int16)
+    return np.abs(b.reshape(-1, COMPARED.size)[:, COMPARED].astype(np.int16) - a).mean(axis=1)
 
 
 def differing(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -116,14 +126,15 @@ class SeenFrames:
         self._index[k], self._t[k] = int(index), float(t)
         self._n += 1
 
-    def nearest(self, thumb: np.ndarray) -> float:
-        """The least share of the compared pixels in which a frame kept differs from `thumb` (1.0: none kept)."""
+    def seen_before(self, thumb: np.ndarray) -> bool:
+        """Is a frame kept the same as `thumb` to coding noise (REPEAT_MAX, MEAN_MAX)?"""
         n = len(self)
         if not n:
-            return 1.0
+            return False
         coarse = cv2.resize(thumb, COARSE, interpolation=cv2.INTER_AREA).reshape(1, -1).astype(np.int16)
         near = np.argsort(np.abs(self._coarse[:n].astype(np.int16) - coarse).sum(axis=1))[:CANDIDATES]
-        return float(differing(thumb, self._fine[near]).min())
+        fine = self._fine[near]
+        return bool(((differing(thumb, fine) <= REPEAT_MAX) & (mean_difference(thumb, fine) <= MEAN_MAX)).any())
 
     def repeat(self, frame: np.ndarray | None, index: int, t: float, before_t: float,
                thumb: np.ndarray | None = None) -> Repeat | None:
@@ -146,15 +157,16 @@ class SeenFrames:
         coarse = cv2.resize(thumb, COARSE, interpolation=cv2.INTER_AREA).reshape(1, -1).astype(np.int16)
         dist = np.abs(self._coarse[old].astype(np.int16) - coarse).sum(axis=1)
         near = old[np.argsort(dist)[:CANDIDATES]]
-        share = differing(thumb, self._fine[near])
-        best = int(np.argmin(share))
-        if share[best] > REPEAT_MAX:
+        share, mean = differing(thumb, self._fine[near]), mean_difference(thumb, self._fine[near])
+        same = (share <= REPEAT_MAX) & (mean <= MEAN_MAX)
+        if not same.any():
             return None
+        best = int(np.argmin(np.where(same, mean, np.inf)))
         recent = np.flatnonzero(seen & (ts >= last_t - RECENT_S))
         if differing(thumb, self._fine[recent]).min() < max(RECENT_MIN, RECENT_FACTOR * share[best]):
             return None                     # as it looked just before: a still scene
         j = int(near[best])
-        alike = self._t[near[share <= REPEAT_MAX]]
+        alike = self._t[near[same]]
         return Repeat(int(index), float(t), int(self._index[j]), float(self._t[j]), float(share[best]),
                       float(alike.max() - alike.min()))
 
@@ -228,10 +240,10 @@ class ReplayWatch:
         return ("suspect" if suspect else "live"), None
 
     def still_replay(self, frame: np.ndarray) -> bool:
-        """In a replay: does `frame` still repeat (within REPEAT_MAX) a frame followed before it?
+        """In a replay: does `frame` still repeat (SeenFrames.seen_before) a frame followed before it?
         Until one does not (or a cut ends the replay: the next frame found is looked at as after
         any cut), the calibrated camera shows the past; a still scene stays "replayed"."""
-        return self.seen.nearest(thumbnail(frame)) <= REPEAT_MAX
+        return self.seen.seen_before(thumbnail(frame))
 
     def resumed(self, index: int, t: float) -> None:
         """The live footage of the calibrated camera is followed again from frame `index`."""

@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
                           min_run=args.min_run, margin_sigmas=args.margin_sigmas, track_space=args.track_space,
                           hidden_horses=hidden_horses_setting(args.hidden_horses, side),
                           moving_camera=not args.static_camera, annotate=not args.no_video,
-                          across_cuts=not args.stop_at_cut, replays=not args.judge_replays, frame_memory_mb=args.frame_memory_mb,
+                          across_cuts=not args.stop_at_cut, replays=not args.judge_replays, replay_memory_s=max(0.0, args.replay_memory), frame_memory_mb=args.frame_memory_mb,
                           field=side.get("field", {}), window=window)
     try:
         with frame_progress(args.video, args.quiet) as progress:
@@ -132,6 +132,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--judge-replays", action="store_true",
                    help="judge a replay of the calibrated camera's own footage as live (default: a replay, told by "
                         "frames that repeat footage already seen, is skipped as a cutaway is)")
+    p.add_argument("--replay-memory", type=float, default=60.0, metavar="SECONDS",
+                   help="with --start: remember this much footage before the part analysed, to tell a replay of it "
+                        "(the goal replayed while the teams line up; default: %(default)s; 0: none)")
     p.add_argument("--no-video", action="store_true", help="write the reports only, no annotated.mp4")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
