@@ -101,8 +101,8 @@ def _replay_record(rep: Repeat | None) -> dict:
 def remember_before(video: Path, window: Window | None, watch: ReplayWatch, memory_s: float) -> dict | None:
     """A window's replays may show what came before it (the goal, replayed while the teams line
     up): `watch` is shown the `memory_s` of footage before the window (decoded, thumbnails only:
-    ~2-3 ms a 720p frame). Returns what was remembered (None: nothing before the window, or
-    unreadable: then only the window's own footage is known)."""
+    ~1.4 ms a 720p frame, 2 s for 60 s of footage). Returns what was remembered (None: nothing
+    before the window, or unreadable: then only the window's own footage is known)."""
     if window is None or window.start_s <= 0 or memory_s <= 0:
         return None
     first = max(0.0, window.start_s - memory_s)
