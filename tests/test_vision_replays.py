@@ -155,3 +155,17 @@ def test_a_window_remembers_the_footage_before_it_to_tell_its_replays(replayed, 
     assert away["replay"] and 120 <= away["cut_frame"] <= 125 and 155 <= away["found_frame"] <= 155 + 0.2 * FPS
     assert not_told["replays"]["remembered_before_window"] is None and not not_told["cutaways"]
     assert {f["index"] for f in not_told["frames"]} >= set(range(125, 155))
+
+
+def test_two_repeats_make_a_replay_only_in_the_footage_s_order_and_pace():
+    from vision.replays import Repeat, in_order
+    first = Repeat(100, 4.0, 40, 1.6, 0.0)
+    at = lambda t, of_t, still=0.0: Repeat(int(t * FPS), t, int(of_t * FPS), of_t, 0.0, still)   # noqa: E731
+    assert in_order(first, at(4.2, 1.8))                # at its pace
+    assert in_order(first, at(4.2, 1.7))                # slowed down twice
+    assert not in_order(first, at(4.2, 1.61))           # 20 times slower: one picture, not a stretch
+    assert not in_order(first, at(4.2, 1.6))            # a pan back over still players: the same earlier picture
+    assert not in_order(first, at(4.2, 1.4))            # backwards
+    assert not in_order(first, at(4.2, 2.2))            # three times faster than it was
+    # a still stretch (the earlier frames alike over 1 s): which one is repeated cannot be told
+    assert in_order(Repeat(100, 4.0, 40, 1.6, 0.0, 1.0), at(4.2, 1.6, still=1.0))
