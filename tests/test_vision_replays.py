@@ -169,3 +169,16 @@ def test_two_repeats_make_a_replay_only_in_the_footage_s_order_and_pace():
     assert not in_order(first, at(4.2, 2.2))            # three times faster than it was
     # a still stretch (the earlier frames alike over 1 s): which one is repeated cannot be told
     assert in_order(Repeat(100, 4.0, 40, 1.6, 0.0, 1.0), at(4.2, 1.6, still=1.0))
+
+
+def test_only_the_last_minutes_seen_are_remembered():
+    from vision.replays import SeenFrames
+    seen = SeenFrames(FPS, max_seen_s=2.0)              # 50 frames
+    rng = np.random.default_rng(1)
+    thumbs = [rng.integers(0, 255, (54, 96), dtype=np.uint8) for _ in range(130)]
+    for i, th in enumerate(thumbs):
+        seen.add(i, i / FPS, thumb=th)
+    assert len(seen) == 50
+    rep = seen.repeat(None, 200, 8.0, 5.2, thumb=thumbs[90])
+    assert rep is not None and rep.of_index == 90 and rep.share == 0.0
+    assert seen.repeat(None, 200, 8.0, 5.2, thumb=thumbs[40]) is None       # forgotten

@@ -51,7 +51,8 @@ CORNER = (0.25, 0.15)       # the picture's corners (this share of its width and
 MIN_AGE_S = 1.0             # a repeat is of a frame at least this much older than the cut or last look
 RECENT_S = 0.4              # the frames this long before the cut or last look are "just before"
 CANDIDATES = 12             # earlier frames ranked by the coarse copy, compared in full
-MAX_SEEN_S = 300.0          # thumbnails kept (5 minutes at 25 frames/s: 7500, 43 MB)
+MAX_SEEN_S = 300.0          # thumbnails kept (5 minutes at 25 frames/s: 7500, 43 MB) ...
+MAX_SEEN_FRAMES = 7500      # ... and never more frames than this (2.5 minutes at 50 frames/s)
 MIN_PACE = 0.2              # a replay runs at its own pace or slowed down to this share of it
 
 
@@ -102,7 +103,7 @@ class SeenFrames:
     (ReplayWatch: two repeats in order make a replay)."""
 
     def __init__(self, fps: float = 25.0, max_seen_s: float = MAX_SEEN_S):
-        self.capacity = max(16, int(round(max_seen_s * (fps or 25.0))))
+        self.capacity = max(16, min(MAX_SEEN_FRAMES, int(round(max_seen_s * (fps or 25.0)))))
         self._fine = np.zeros((0, THUMB[1] * THUMB[0]), np.uint8)
         self._coarse = np.zeros((0, COARSE[1] * COARSE[0]), np.uint8)
         self._index = np.zeros(0, np.int64)
