@@ -257,15 +257,13 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                 break
             if t >= away.next_t and index % opts.stride == 0:
                 away.next_t = next_search_t(away.t, t)
-                if away.in_replay and watch.still_replay(frame):
-                    found = None               # the replay goes on
+                locate = keys.library.locate if camera is not None else (lambda _f: obs.H0)    # a fixed camera: there
+                if watch is None:
+                    found = locate(frame)
                 else:
-                    found = keys.library.locate(frame) if camera is not None else obs.H0
-                if found is not None and not away.in_replay and watch is not None:
-                    seen_as, rep = watch.after_cut(int(index), float(t), frame, away.t)
-                    if seen_as != "live":      # a replay, or maybe one: looked at again soon
-                        found, away.in_replay = None, seen_as == "replay"
-                        away.replay = away.replay or rep
+                    found, seen_as, rep = watch.found_again(frame, int(index), float(t), away.t, away.in_replay, locate)
+                    if seen_as in ("replay", "suspect"):   # a replay, or maybe one: looked at again soon
+                        away.in_replay, away.replay = seen_as == "replay", away.replay or rep
                         away.next_t = t + SUSPECT_LOOK_S - 1e-6 if seen_as == "suspect" else away.next_t
                 if found is not None:
                     if camera is not None:

@@ -293,14 +293,13 @@ def find_view_again(video, library: ViewLibrary, start: int, every: int, end_s: 
             if t < next_t:
                 continue
             next_t = next_search_t(cut_t, t)
-            if replay is not None and replays.still_replay(frame):
-                continue
-            found = library.locate(frame)
-            if found is not None and replays is not None and replay is None:
-                seen_as, replay = replays.after_cut(int(index), float(t), frame, cut_t)
-                if seen_as != "live":
-                    next_t = t + SUSPECT_LOOK_S - 1e-6 if seen_as == "suspect" else next_t
-                    continue
+            if replays is None:
+                found = library.locate(frame)
+            else:
+                found, seen_as, rep = replays.found_again(frame, int(index), float(t), cut_t, replay is not None,
+                                                          library.locate)
+                replay = replay or rep
+                next_t = t + SUSPECT_LOOK_S - 1e-6 if seen_as == "suspect" else next_t
             if found is not None:
                 if replays is not None:
                     replays.resumed(int(index), float(t))

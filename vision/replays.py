@@ -127,15 +127,18 @@ class SeenFrames:
         self._index[k], self._t[k] = int(index), float(t)
         self._n += 1
 
-    def seen_before(self, thumb: np.ndarray) -> bool:
-        """Is a frame kept the same as `thumb` to coding noise (REPEAT_MAX, MEAN_MAX)?"""
-        n = len(self)
-        if not n:
-            return False
+    def _closest(self, thumb: np.ndarray, rows: np.ndarray):
+        """Of the frames kept at `rows`, the CANDIDATES nearest `thumb` by the coarse copy: their
+        rows, and for each the share of pixels that differ, the mean difference, and whether it
+        is the same frame to coding noise (REPEAT_MAX, MEAN_MAX)."""
         coarse = cv2.resize(thumb, COARSE, interpolation=cv2.INTER_AREA).reshape(1, -1).astype(np.int16)
-        near = np.argsort(np.abs(self._coarse[:n].astype(np.int16) - coarse).sum(axis=1))[:CANDIDATES]
-        fine = self._fine[near]
-        return bool(((differing(thumb, fine) <= REPEAT_MAX) & (mean_difference(thumb, fine) <= MEAN_MAX)).any())
+        near = rows[np.argsort(np.abs(self._coarse[rows].astype(np.int16) - coarse).sum(axis=1))[:CANDIDATES]]
+        share, mean = differing(thumb, self._fine[near]), mean_difference(thumb, self._fine[near])
+        return near, share, mean, (share <= REPEAT_MAX) & (mean <= MEAN_MAX)
+
+    def seen_before(self, thumb: np.ndarray) -> bool:
+        """Is a frame kept the same as `thumb` to coding noise?"""
+        return bool(len(self)) and bool(self._closest(thumb, np.arange(len(self)))[3].any())
 
     def repeat(self, frame: np.ndarray | None, index: int, t: float, before_t: float,
                thumb: np.ndarray | None = None) -> Repeat | None:
@@ -155,11 +158,7 @@ class SeenFrames:
         if not len(old):
             return None
         thumb = thumbnail(frame) if thumb is None else thumb
-        coarse = cv2.resize(thumb, COARSE, interpolation=cv2.INTER_AREA).reshape(1, -1).astype(np.int16)
-        dist = np.abs(self._coarse[old].astype(np.int16) - coarse).sum(axis=1)
-        near = old[np.argsort(dist)[:CANDIDATES]]
-        share, mean = differing(thumb, self._fine[near]), mean_difference(thumb, self._fine[near])
-        same = (share <= REPEAT_MAX) & (mean <= MEAN_MAX)
+        near, share, mean, same = self._closest(thumb, old)
         if not same.any():
             return None
         best = int(np.argmin(np.where(same, mean, np.inf)))
@@ -228,10 +227,8 @@ class ReplayWatch:
             if found is None and not suspect:
                 self.clean = (int(index), float(t))
             self._next_t = t + (SUSPECT_LOOK_S if suspect else LOOK_EVERY_S) - 1e-6
-        if found is None:
+        if found is None:                   # a replay's frame is not footage seen
             self.seen.add(index, t, thumb=thumb)
-        else:
-            self._pending, self._next_t = None, -np.inf
         return found
 
     def after_cut(self, index: int, t: float, frame: np.ndarray, cut_t: float) -> tuple[str, Repeat | None]:
@@ -239,6 +236,23 @@ class ReplayWatch:
         if found is not None:
             return "replay", found
         return ("suspect" if suspect else "live"), None
+
+    def found_again(self, frame: np.ndarray, index: int, t: float, cut_t: float, in_replay: bool, locate
+                    ) -> tuple[object, str, Repeat | None]:
+        """After a cut at `cut_t` (`in_replay`: a replay found since): is `frame` the calibrated
+        camera's live footage again? (what `locate(frame)` found, or None; "live", "replay" (a
+        replay found, or one going on), "suspect" (looked at again SUSPECT_LOOK_S later) or
+        "other" (another shot); the replay found at this frame, if any). A frame that still
+        repeats footage seen is not located (the search's cost, ~0.2 s)."""
+        if in_replay and self.still_replay(frame):
+            return None, "replay", None
+        found = locate(frame)
+        if found is None:
+            return None, "other", None
+        if in_replay:                       # no longer repeats anything seen: live
+            return found, "live", None
+        seen_as, rep = self.after_cut(index, t, frame, cut_t)
+        return (found if seen_as == "live" else None), seen_as, rep
 
     def still_replay(self, frame: np.ndarray) -> bool:
         """In a replay: does `frame` still repeat (SeenFrames.seen_before) a frame followed before it?
