@@ -160,6 +160,8 @@ def test_the_scan_goes_on_after_a_cutaway_where_the_calibrated_camera_is_seen_ag
     skipped = json.loads(capsys.readouterr().out)
     assert rc == 0 and len(skipped["lineups"]) == 1
     assert [(s["view"], s.get("replay", False)) for s in skipped["shots"]] == [("calibrated", False), ("other", True)]
+    assert main(["find-throw-ins", str(tmp_path / "clip.mp4"), "--quiet"]) == 0
+    assert "another shot, not scanned (a replay of footage scanned)" in capsys.readouterr().out
 
 
 class _Nothing:

@@ -108,11 +108,13 @@ def _one(video: str, args: argparse.Namespace, class_map, shared: dict) -> int:
             seen = {"calibrated": "the calibrated view", "found again": "the calibrated camera found again",
                     "other": "another shot, not scanned"}
             print("  shots: " + "; ".join(f"{clock(s['start_s'])}-{clock(s['end_s'])} {seen[s['view']]}"
+                                          + (" (a replay of footage scanned)" if s.get("replay") else "")
                                           for s in found.shots))
         if found.camera_cut:
             why = ("(the calibration holds for one shot)" if args.stop_at_cut else
                    "and the calibrated camera's view was not seen again after it")
-            print(f"warning: the scan stopped at a camera cut at {clock(found.camera_cut['t'])} {why}: "
+            what = "a replay" if found.camera_cut.get("replay") else "a camera cut"
+            print(f"warning: the scan stopped at {what} at {clock(found.camera_cut['t'])} {why}: "
                   "line-ups after it were not looked for")
     if args.write:
         say = sys.stderr if args.json else sys.stdout       # --json: stdout holds the JSON alone
