@@ -58,6 +58,18 @@ def test_a_replay_of_the_throw_in_cut_into_a_fixed_camera_is_found_within_a_look
     assert abs(rep.of_index - (76 + (rep.index - 130) / slow)) <= 1
 
 
+def test_a_slow_motion_made_by_blending_frames_of_a_panning_camera_is_told():
+    # clean_lineup_pan's frames 80-99 shown again at frame 150 at half speed, every other frame
+    # a blend of two (1-6% of its pixels differ from either): it lies between two frames seen.
+    pan = _frames("clean_lineup_pan")
+    slow = [f for k in range(80, 100) for f in (pan[k], cv2.addWeighted(pan[k], 0.5, pan[k + 1], 0.5, 0))]
+    found = _watch(pan[:150] + slow)
+    assert found is not None
+    at, rep = found
+    assert 150 <= rep.index <= at <= 150 + 0.6 * FPS
+    assert abs(rep.of_t - (80 + (rep.index - 150) / 2) / FPS) <= 1.5 / FPS
+
+
 def test_live_footage_is_not_taken_for_a_replay():
     # Fixed and panning cameras, players still and riding off: nothing repeats earlier footage.
     for clip in ("clean_lineup", "clean_lineup_pan", "own_goal_blue1", "slow_returner_red2"):

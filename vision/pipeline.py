@@ -29,7 +29,7 @@ from vision.observe import FrameObs, Observer, umpire_class_known
 from vision.openvino_cpu import precision_name
 from vision.plays import detect_plays
 from vision.relocate import MAX_CUTAWAY_S, KeyViews, next_search_t
-from vision.replays import SUSPECT_LOOK_S, Repeat, ReplayWatch
+from vision.replays import Repeat, ReplayWatch
 from vision.roster import limit_roster
 from vision.scene_cuts import CutDetector
 from vision.swaps import exchange_by_motion, exchange_swaps, named_looks, split_swaps
@@ -264,7 +264,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                     found, seen_as, rep = watch.found_again(frame, int(index), float(t), away.t, away.in_replay, locate)
                     if seen_as in ("replay", "suspect"):   # a replay, or maybe one: looked at again soon
                         away.in_replay, away.replay = seen_as == "replay", away.replay or rep
-                        away.next_t = t + SUSPECT_LOOK_S - 1e-6 if seen_as == "suspect" else away.next_t
+                        away.next_t = watch.next_look(t) if seen_as == "suspect" else away.next_t
                 if found is not None:
                     if camera is not None:
                         camera.reset(found.H)          # restarts on this frame, observed below

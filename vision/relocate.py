@@ -277,7 +277,6 @@ def find_view_again(video, library: ViewLibrary, start: int, every: int, end_s: 
     a cut. None when no frame is. With `replays` (a vision.replays.ReplayWatch of the footage
     followed so far), a replay of that footage is passed over as another shot is.
     `progress(index)` is told each frame tried."""
-    from vision.replays import SUSPECT_LOOK_S
     from vision.video_io import open_video
     if not len(library):
         return None
@@ -299,7 +298,7 @@ def find_view_again(video, library: ViewLibrary, start: int, every: int, end_s: 
                 found, seen_as, rep = replays.found_again(frame, int(index), float(t), cut_t, replay is not None,
                                                           library.locate)
                 replay = replay or rep
-                next_t = t + SUSPECT_LOOK_S - 1e-6 if seen_as == "suspect" else next_t
+                next_t = replays.next_look(t) if seen_as == "suspect" else next_t
             if found is not None:
                 if replays is not None:
                     replays.resumed(int(index), float(t))

@@ -19,10 +19,12 @@ A replay repeats a stretch of footage already seen. Every frame followed leaves 
   still scene looks as it did a moment ago, live or not, and its positions are those of now
   either way; after a cutaway, the frames just before it).
 
-and a replay is two repeats, a few frames apart, of earlier frames in the same order and at
-most at their pace (slow motion allowed to a fifth), or both of one still stretch of footage (a
-line-up standing still, replayed after play has begun): a pan back over still players repeats
-one earlier picture, not a stretch of them.
+(a frame between two consecutive frames seen, a blend of them as a slow motion makes, counts
+as a repeat of the first), and a replay is two repeats, a few frames apart (the second look
+0.12 s after the first, then every frame until one repeats, up to 0.32 s), of earlier frames in
+the same order and at most at their pace (slow motion allowed to a fifth), or both of one still
+stretch of footage (a line-up standing still, replayed after play has begun): a pan back over
+still players repeats one earlier picture, not a stretch of them.
 
 Only the footage followed since the analysis began is remembered (at most MAX_SEEN_S of it), so
 a replay of what was shown before, or of what the main camera filmed while another shot was on
@@ -75,12 +77,6 @@ def _compared() -> np.ndarray:
 COMPARED = _compared()      # the thumbnail's pixels compared (all but the corners)
 
 
-def mean_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Mean absolute difference (grey levels) over the compared pixels of thumbnail `a` and each of `b`."""
-    a = a.reshape(-1)[COMPARED].astype(np.int16)
-    return np.abs(b.reshape(-1, COMPARED.size)[:, COMPARED].astype(np.int16) - a).mean(axis=1)
-
-
 def differing(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Share of the compared pixels (COMPARED) of thumbnail `a` that differ from each of `b` (..., 54, 96)."""
     a = a.reshape(-1)[COMPARED]
@@ -129,16 +125,27 @@ class SeenFrames:
 
     def _closest(self, thumb: np.ndarray, rows: np.ndarray):
         """Of the frames kept at `rows`, the CANDIDATES nearest `thumb` by the coarse copy: their
-        rows, and for each the share of pixels that differ, the mean difference, and whether it
-        is the same frame to coding noise (REPEAT_MAX, MEAN_MAX)."""
+        rows; for each, how far between it and the next frame kept `thumb` lies (0: the frame
+        itself; a slow motion made by blending two frames lies between them: the thumbnail is a
+        linear map of the frame), the share of pixels that differ from that, the mean
+        difference, and whether it is the same to coding noise (REPEAT_MAX, MEAN_MAX)."""
         coarse = cv2.resize(thumb, COARSE, interpolation=cv2.INTER_AREA).reshape(1, -1).astype(np.int16)
         near = rows[np.argsort(np.abs(self._coarse[rows].astype(np.int16) - coarse).sum(axis=1))[:CANDIDATES]]
-        share, mean = differing(thumb, self._fine[near]), mean_difference(thumb, self._fine[near])
-        return near, share, mean, (share <= REPEAT_MAX) & (mean <= MEAN_MAX)
+        nxt = (near + 1) % self.capacity                 # the ring's next slot: the frame kept after, if any
+        follows = (nxt < len(self)) & (self._index[nxt] > self._index[near]) & (self._t[nxt] - self._t[near] < 0.1)
+        x = thumb.reshape(-1)[COMPARED].astype(np.float32)
+        a = self._fine[near][:, COMPARED].astype(np.float32)
+        d = self._fine[nxt][:, COMPARED].astype(np.float32) - a
+        with np.errstate(invalid="ignore", divide="ignore"):
+            alpha = np.clip(((x - a) * d).sum(axis=1) / (d * d).sum(axis=1), 0.0, 1.0)
+        alpha = np.where(follows & np.isfinite(alpha), alpha, 0.0)
+        off = np.abs(x - (a + alpha[:, None] * d))
+        share, mean = (off > DIFF_GREY).mean(axis=1), off.mean(axis=1)
+        return near, alpha, share, mean, (share <= REPEAT_MAX) & (mean <= MEAN_MAX)
 
     def seen_before(self, thumb: np.ndarray) -> bool:
         """Is a frame kept the same as `thumb` to coding noise?"""
-        return bool(len(self)) and bool(self._closest(thumb, np.arange(len(self)))[3].any())
+        return bool(len(self)) and bool(self._closest(thumb, np.arange(len(self)))[4].any())
 
     def repeat(self, frame: np.ndarray | None, index: int, t: float, before_t: float,
                thumb: np.ndarray | None = None) -> Repeat | None:
@@ -158,7 +165,7 @@ class SeenFrames:
         if not len(old):
             return None
         thumb = thumbnail(frame) if thumb is None else thumb
-        near, share, mean, same = self._closest(thumb, old)
+        near, alpha, share, mean, same = self._closest(thumb, old)
         if not same.any():
             return None
         best = int(np.argmin(np.where(same, mean, np.inf)))
@@ -166,8 +173,10 @@ class SeenFrames:
         if differing(thumb, self._fine[recent]).min() < max(RECENT_MIN, RECENT_FACTOR * share[best]):
             return None                     # as it looked just before: a still scene
         j = int(near[best])
+        of_t = float(self._t[j] + alpha[best] * (self._t[(j + 1) % self.capacity] - self._t[j])) if alpha[best] else \
+            float(self._t[j])
         alike = self._t[near[same]]
-        return Repeat(int(index), float(t), int(self._index[j]), float(self._t[j]), float(share[best]),
+        return Repeat(int(index), float(t), int(self._index[j]), of_t, float(share[best]),
                       float(alike.max() - alike.min()))
 
 
@@ -181,11 +190,12 @@ def in_order(first: Repeat, second: Repeat) -> bool:
         return False
     if min(first.still_s, second.still_s) >= went and abs(old_went) <= max(first.still_s, second.still_s):
         return True
-    return MIN_PACE * went - 1e-6 <= old_went <= went * 1.25 + 1e-6 and second.of_index > first.of_index
+    return MIN_PACE * went - 1e-6 <= old_went <= went * 1.25 + 1e-6 and second.of_t > first.of_t
 
 
 LOOK_EVERY_S = 0.4           # while the calibrated camera is followed, a frame is looked at this often
-SUSPECT_LOOK_S = 0.12        # a frame that repeats earlier footage: the next look this soon after
+SUSPECT_LOOK_S = 0.12        # a frame that repeats earlier footage: the next look this soon after, then at
+SUSPECT_SPAN_S = 0.32        # every frame up to this long after it until one repeats earlier footage
 
 
 class ReplayWatch:
@@ -210,8 +220,11 @@ class ReplayWatch:
         rep = self.seen.repeat(None, index, t, before_t, thumb=thumb)
         pending, self._pending = self._pending, None
         if rep is None:
+            if pending is not None and t - pending.t < SUSPECT_SPAN_S - 1e-6:
+                self._pending = pending     # maybe a blended frame between two repeated ones: the next
+                return None, True
             return None, False
-        if pending is not None:            # the second look decides: a stretch repeated in order, or not
+        if pending is not None:            # the second repeat decides: a stretch repeated in order, or not
             if not in_order(pending, rep):
                 return None, False
             self.found.append(pending)
@@ -226,10 +239,17 @@ class ReplayWatch:
             found, suspect = self._look(thumb, index, t, self.clean[1])
             if found is None and not suspect:
                 self.clean = (int(index), float(t))
-            self._next_t = t + (SUSPECT_LOOK_S if suspect else LOOK_EVERY_S) - 1e-6
+            self._next_t = self.next_look(t)
         if found is None:                   # a replay's frame is not footage seen
             self.seen.add(index, t, thumb=thumb)
         return found
+
+    def next_look(self, t: float) -> float:
+        """When to look next after a look at `t`: LOOK_EVERY_S later; when a repeat is pending,
+        SUSPECT_LOOK_S after it, then every frame."""
+        if self._pending is None:
+            return t + LOOK_EVERY_S - 1e-6
+        return max(self._pending.t + SUSPECT_LOOK_S - 1e-6, t + 1e-6)
 
     def after_cut(self, index: int, t: float, frame: np.ndarray, cut_t: float) -> tuple[str, Repeat | None]:
         found, suspect = self._look(thumbnail(frame), index, t, cut_t)
@@ -241,11 +261,17 @@ class ReplayWatch:
                     ) -> tuple[object, str, Repeat | None]:
         """After a cut at `cut_t` (`in_replay`: a replay found since): is `frame` the calibrated
         camera's live footage again? (what `locate(frame)` found, or None; "live", "replay" (a
-        replay found, or one going on), "suspect" (looked at again SUSPECT_LOOK_S later) or
+        replay found, or one going on), "suspect" (to be looked at again at next_look) or
         "other" (another shot); the replay found at this frame, if any). A frame that still
-        repeats footage seen is not located (the search's cost, ~0.2 s)."""
+        repeats footage seen, or may, is not located (the search's cost, ~0.2 s)."""
         if in_replay and self.still_replay(frame):
             return None, "replay", None
+        if self._pending is not None:       # a repeat looked at before: thumbnails decide first
+            seen_as, rep = self.after_cut(index, t, frame, cut_t)
+            if seen_as != "live":
+                return None, seen_as, rep
+            found = locate(frame)
+            return found, ("live" if found is not None else "other"), None
         found = locate(frame)
         if found is None:
             return None, "other", None
