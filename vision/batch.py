@@ -107,6 +107,7 @@ class BatchSettings:
     moving_camera: bool = True
     across_cuts: bool = True
     replays: bool = True                          # skip replays of the calibrated camera's footage (vision.replays)
+    replay_memory_s: float = 60.0                 # a throw-in window remembers this much footage before it
     frame_memory_mb: float = DEFAULT_BUDGET_MB   # decoded frames kept for annotated.mp4 (vision.frame_store)
 
 
@@ -249,6 +250,7 @@ def clip_options(clip: str | Path, settings: BatchSettings, part: int | None = N
                           track_space=settings.track_space,
                           hidden_horses=hidden_horses_setting(settings.hidden_horses, side),
                           moving_camera=settings.moving_camera, across_cuts=settings.across_cuts, replays=settings.replays,
+                          replay_memory_s=settings.replay_memory_s,
                           annotate=settings.annotate, frame_memory_mb=settings.frame_memory_mb,
                           field=side.get("field", {}), window=window_setting(None, None, side))
 

@@ -22,6 +22,7 @@ def run(args: argparse.Namespace) -> int:
                           refine_model=args.refine_model, conf=args.conf,
                              stride=args.stride, min_run=args.min_run, margin_sigmas=args.margin_sigmas, track_space=args.track_space, hidden_horses=args.hidden_horses, annotate=not args.no_video,
                              moving_camera=not args.static_camera, across_cuts=not args.stop_at_cut, replays=not args.judge_replays,
+                             replay_memory_s=max(0.0, args.replay_memory),
                              frame_memory_mb=args.frame_memory_mb)
     try:
         result = run_batch(args.inputs, args.out, settings, workers=args.workers, force=args.force,
@@ -66,6 +67,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="end each analysis at its first camera cut (default: skip cutaways, as analyze)")
     p.add_argument("--judge-replays", action="store_true",
                    help="judge replays of the calibrated camera's footage as live (default: skipped, as analyze)")
+    p.add_argument("--replay-memory", type=float, default=60.0, metavar="SECONDS",
+                   help="footage remembered before each throw-in window, to tell a replay of it (as analyze; "
+                        "default: %(default)s)")
     p.add_argument("--no-video", action="store_true", help="no annotated.mp4 (reports and debriefs only)")
     p.add_argument("--force", action="store_true", help="analyse again the clips already done")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
