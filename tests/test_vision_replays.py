@@ -34,13 +34,14 @@ def _bug(frame: np.ndarray) -> np.ndarray:
     return cv2.putText(out, "REPLAY", (1092, 66), cv2.FONT_HERSHEY_SIMPLEX, 1.1, (255, 255, 255), 2)
 
 
-def _watch(shown: list[np.ndarray]) -> tuple[int, object] | None:
-    """Feed `shown` to a ReplayWatch as followed footage: (frame, Repeat) of the first replay found."""
+def _watch(shown: list[np.ndarray]) -> tuple[int, object, int] | None:
+    """Feed `shown` to a ReplayWatch as followed footage: (frame, Repeat, the frame where it
+    began) of the first replay found."""
     watch = ReplayWatch(FPS)
     for i, frame in enumerate(shown):
         rep = watch.followed(i, i / FPS, frame)
         if rep is not None:
-            return i, rep
+            return i, rep, watch.start[0]
     return None
 
 
@@ -51,9 +52,9 @@ def test_a_replay_of_the_throw_in_cut_into_a_fixed_camera_is_found_within_a_look
     shown = lineup[:130] + [_bug(lineup[j]) for j in range(76, 106) for _ in range(slow)]
     found = _watch(shown)
     assert found is not None
-    at, rep = found
-    # found at the first look in it (one every 0.4 s) and the next, 0.12 s later
-    assert 130 <= rep.index <= at <= 130 + 0.6 * FPS
+    at, rep, start = found
+    # found at the first look in it (one every 0.4 s) and the next, 0.12 s later; where it began
+    assert 130 <= rep.index <= at <= 130 + 0.6 * FPS and start == 130
     # the frame it repeats: the one shown there (slow motion: frame 76 + (k - 130) / slow)
     assert abs(rep.of_index - (76 + (rep.index - 130) / slow)) <= 1
 
@@ -65,8 +66,8 @@ def test_a_slow_motion_made_by_blending_frames_of_a_panning_camera_is_told():
     slow = [f for k in range(80, 100) for f in (pan[k], cv2.addWeighted(pan[k], 0.5, pan[k + 1], 0.5, 0))]
     found = _watch(pan[:150] + slow)
     assert found is not None
-    at, rep = found
-    assert 150 <= rep.index <= at <= 150 + 0.6 * FPS
+    at, rep, start = found
+    assert 150 <= rep.index <= at <= 150 + 0.6 * FPS and start == 150
     assert abs(rep.of_t - (80 + (rep.index - 150) / 2) / FPS) <= 1.5 / FPS
 
 
@@ -137,8 +138,8 @@ def test_analyze_skips_a_replay_of_the_throw_in(lineup, replayed, tmp_path):
     assert abs(report["throw_in"]["frame"] - 75) <= 1
     assert report["events"] == []
     (away,) = report["cutaways"]
-    # not judged from the last look before the replay (at most 0.4 s + a look) to its end
-    assert 125 - 0.6 * FPS <= away["cut_frame"] <= 125 and 155 <= away["found_frame"] <= 155 + 0.2 * FPS   # search pace
+    # not judged from the frame the replay began to its end (the search's pace: 0.2 s)
+    assert away["cut_frame"] == 125 and 155 <= away["found_frame"] <= 155 + 0.2 * FPS
     assert 125 <= away["replay"]["frame"] <= 125 + 0.6 * FPS
     assert abs(away["replay"]["repeats_frame"] - (away["replay"]["frame"] - 55)) <= 1
     judged = {f["index"] for f in report["frames"]}
@@ -164,7 +165,7 @@ def test_a_window_remembers_the_footage_before_it_to_tell_its_replays(replayed, 
     told, not_told = reports
     assert told["replays"]["remembered_before_window"] == {"from_s": 0.0, "frames": 120}
     (away,) = told["cutaways"]
-    assert away["replay"] and 120 <= away["cut_frame"] <= 125 and 155 <= away["found_frame"] <= 155 + 0.2 * FPS
+    assert away["replay"] and away["cut_frame"] == 125 and 155 <= away["found_frame"] <= 155 + 0.2 * FPS
     assert not_told["replays"]["remembered_before_window"] is None and not not_told["cutaways"]
     assert {f["index"] for f in not_told["frames"]} >= set(range(125, 155))
 

@@ -240,8 +240,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     cuts, camera_cut, away, cutaways, catch_up = CutDetector(), None, None, [], False
     keys = KeyViews(reader.size) if camera is not None and opts.across_cuts and not one_shot else None
     # A replay of the calibrated camera's own footage (vision.replays) is skipped as a cutaway is:
-    # it shows the past. Seen without a cut (a fixed camera's), the frames since the last look that
-    # found none are taken back; after a cut, a frame where the camera is found again is looked at.
+    # it shows the past. Seen without a cut (a fixed camera's), the frames observed since it began
+    # are taken back; after a cut, a frame where the camera is found again is looked at.
     watch = replays if replays is not None else ReplayWatch(fps) if opts.replays else None
     remembered = remember_before(video, opts.window, watch, opts.replay_memory_s) \
         if replays is None and watch is not None else None
@@ -298,8 +298,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                     if on_frame is not None:
                         on_frame(seen, frame)
             rep = watch.followed(int(index), float(t), frame) if watch is not None and away is None else None
-            if rep is not None:                # a replay began after the last look that found none
-                first = obs.forget_after(watch.clean[0])
+            if rep is not None:                # a replay began at watch.start, after the last look that found none
+                first = obs.forget_after(watch.start[0] - 1)
                 start = (first.index, first.t) if first is not None else (int(index), float(t))
                 if not skip_replays:           # one shot a call (the scan), or no camera to find again
                     camera_cut = {"frame": start[0], "t": round(start[1], 3), **_replay_record(rep)}

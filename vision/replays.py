@@ -203,8 +203,8 @@ class ReplayWatch:
 
     `followed(index, t, frame)`, every frame followed (each leaves a thumbnail; one every
     LOOK_EVERY_S is looked at): a Repeat when a replay has begun (two looks that repeat earlier
-    footage in order: `in_order`); the frames after `clean` (the last look that found none)
-    may be the replay's. After a cut, `after_cut(index, t, frame, cut_t)` says whether a
+    footage in order: `in_order`); `start`: the first frame since `clean` (the last look that
+    found none) that repeats earlier footage, where the replay began. After a cut, `after_cut(index, t, frame, cut_t)` says whether a
     frame where the calibrated camera is seen again is live ("live"), a replay ("replay"),
     or to be looked at again ("suspect"). In a replay, `still_replay`: does a frame still repeat
     footage seen before the replay began?"""
@@ -212,6 +212,8 @@ class ReplayWatch:
     def __init__(self, fps: float = 25.0, max_seen_s: float = MAX_SEEN_S):
         self.seen = SeenFrames(fps, max_seen_s)
         self.clean: tuple[int, float] = (-1, -np.inf)   # the last look that found no repeat
+        self.start: tuple[int, float] | None = None     # where the last replay found began (followed)
+        self._since: list[tuple[int, float, np.ndarray]] = []   # the frames followed since `clean`
         self._pending: Repeat | None = None
         self._next_t = -np.inf
         self.found: list[Repeat] = []                   # every replay found, in order
@@ -235,13 +237,18 @@ class ReplayWatch:
     def followed(self, index: int, t: float, frame: np.ndarray) -> Repeat | None:
         thumb = thumbnail(frame)
         found = None
+        self._since.append((int(index), float(t), thumb))
         if t >= self._next_t and len(self.seen):
             found, suspect = self._look(thumb, index, t, self.clean[1])
             if found is None and not suspect:
-                self.clean = (int(index), float(t))
+                self.clean, self._since = (int(index), float(t)), []
             self._next_t = self.next_look(t)
         if found is None:                   # a replay's frame is not footage seen
             self.seen.add(index, t, thumb=thumb)
+        else:                               # the first frame since the last clean look that repeats
+            self.start = next(((i, s) for i, s, th in self._since
+                               if self.seen.repeat(None, i, s, self.clean[1], thumb=th) is not None),
+                              (found.index, found.t))
         return found
 
     def next_look(self, t: float) -> float:
@@ -288,4 +295,4 @@ class ReplayWatch:
 
     def resumed(self, index: int, t: float) -> None:
         """The live footage of the calibrated camera is followed again from frame `index`."""
-        self._pending, self._next_t, self.clean = None, -np.inf, (int(index), float(t))
+        self._pending, self._next_t, self.clean, self._since = None, -np.inf, (int(index), float(t)), []
