@@ -209,26 +209,14 @@ def true_events(clip: Path, report: dict, throw_in: int, defending: dict) -> lis
     judged (the window, less what it skipped), with the window's throw-in."""
     import rules
     from rules.events import violation_events
+    from synth.truth import frame_positions
     judged = {f["index"] for f in report["frames"]}
     truth = json.loads(clip.with_name("truth.json").read_text())
-    frames, index = [], []
-    for fr in truth["frames"]:
-        i = fr["index"]
-        if i not in judged:
-            continue
-        f = {"phase": "lineup" if i < throw_in else ("throw_in" if i == throw_in else "play"), "t": fr["t"],
-             "umpires": [], "players": []}
-        for o in fr["objects"]:
-            if o["role"] == "umpire":
-                f["umpires"].append({"id": o["id"], "x": o["x"], "y": o["y"]})
-            elif o["role"] == "player":
-                f["players"].append({"id": o["id"], "team": o["team"], "x": o["x"], "y": o["y"]})
-            elif o["role"] == "ball":
-                f["ball"] = {"x": o["x"], "y": o["y"]}
-        if i == throw_in:
-            f["thrower"] = next(o["id"] for o in fr["objects"] if o["role"] == "umpire")
-        frames.append(f)
-        index.append(i)
+    thrower = next((o["id"] for o in truth["frames"][0]["objects"] if o["role"] == "umpire"), None)
+    kept = [fr for fr in truth["frames"] if fr["index"] in judged]
+    index = [fr["index"] for fr in kept]
+    frames = [frame_positions(fr, "lineup" if i < throw_in else "throw_in" if i == throw_in else "play", thrower)
+              for fr, i in zip(kept, index)]
     verdict = rules.check_document({"field": truth["field"], "defending": defending, "fps": truth["fps"],
                                     "frames": frames})
     for k, fr in enumerate(verdict["frames"]):

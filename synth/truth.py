@@ -62,27 +62,30 @@ def thrower_id(scenario: Scenario) -> str | None:
     return umps[0] if len(umps) == 1 else None
 
 
+def frame_positions(fr: dict[str, Any], phase: str, thrower: str | None) -> dict[str, Any]:
+    """One truth frame as the rules engine's input (positions in yards), in `phase`."""
+    f: dict[str, Any] = {"phase": phase, "t": fr["t"], "umpires": [], "players": []}
+    for o in fr["objects"]:
+        if o["role"] == "umpire":
+            f["umpires"].append({"id": o["id"], "x": o["x"], "y": o["y"]})
+        elif o["role"] == "player":
+            p = {"id": o["id"], "team": o["team"], "x": o["x"], "y": o["y"]}
+            if o.get("changing_horse"):
+                p["changing_horse"] = True
+            f["players"].append(p)
+        elif o["role"] == "ball":
+            f["ball"] = {"x": o["x"], "y": o["y"]}
+    if "play" in fr:
+        f["play"] = fr["play"]
+    if phase == "throw_in" and thrower:
+        f["thrower"] = thrower
+    return f
+
+
 def positions_document(scenario: Scenario, frames: list[dict[str, Any]]) -> dict[str, Any]:
     """The rules engine's input (positions in yards per frame) from the truth frames."""
     thrower = thrower_id(scenario)
-    out = []
-    for fr in frames:
-        f: dict[str, Any] = {"phase": fr["phase"], "t": fr["t"], "umpires": [], "players": []}
-        for o in fr["objects"]:
-            if o["role"] == "umpire":
-                f["umpires"].append({"id": o["id"], "x": o["x"], "y": o["y"]})
-            elif o["role"] == "player":
-                p = {"id": o["id"], "team": o["team"], "x": o["x"], "y": o["y"]}
-                if o.get("changing_horse"):
-                    p["changing_horse"] = True
-                f["players"].append(p)
-            elif o["role"] == "ball":
-                f["ball"] = {"x": o["x"], "y": o["y"]}
-        if "play" in fr:
-            f["play"] = fr["play"]
-        if fr["phase"] == "throw_in" and thrower:
-            f["thrower"] = thrower
-        out.append(f)
+    out = [frame_positions(fr, fr["phase"], thrower) for fr in frames]
     return {"field": {"length_yd": scenario.field_length_yd, "width_yd": scenario.field_width_yd},
             "defending": scenario.defending, "fps": scenario.fps, "frames": out}
 

@@ -192,6 +192,6 @@ def test_only_the_last_minutes_seen_are_remembered():
     for i, th in enumerate(thumbs):
         seen.add(i, i / FPS, thumb=th)
     assert len(seen) == 50
-    rep = seen.repeat(None, 200, 8.0, 5.2, thumb=thumbs[90])
+    rep = seen.repeat(thumbs[90], 200, 8.0, 5.2)
     assert rep is not None and rep.of_index == 90 and rep.share == 0.0
-    assert seen.repeat(None, 200, 8.0, 5.2, thumb=thumbs[40]) is None       # forgotten
+    assert seen.repeat(thumbs[40], 200, 8.0, 5.2) is None       # forgotten

@@ -147,9 +147,8 @@ class SeenFrames:
         """Is a frame kept the same as `thumb` to coding noise?"""
         return bool(len(self)) and bool(self._closest(thumb, np.arange(len(self)))[4].any())
 
-    def repeat(self, frame: np.ndarray | None, index: int, t: float, before_t: float,
-               thumb: np.ndarray | None = None) -> Repeat | None:
-        """The earlier frame that `frame` repeats, if the frames seen last before `before_t`
+    def repeat(self, thumb: np.ndarray, index: int, t: float, before_t: float) -> Repeat | None:
+        """The earlier frame that thumbnail `thumb` (frame `index` at `t`) repeats, if the frames seen last before `before_t`
         (those of the RECENT_S up to the last one; across a gap, a cutaway, the last ones before
         it) look clearly less like it; else None. Only frames seen MIN_AGE_S or more before that
         last one are repeated."""
@@ -164,7 +163,6 @@ class SeenFrames:
         old = np.flatnonzero(ts < last_t - MIN_AGE_S)
         if not len(old):
             return None
-        thumb = thumbnail(frame) if thumb is None else thumb
         near, alpha, share, mean, same = self._closest(thumb, old)
         if not same.any():
             return None
@@ -204,9 +202,9 @@ class ReplayWatch:
     `followed(index, t, frame)`, every frame followed (each leaves a thumbnail; one every
     LOOK_EVERY_S is looked at): a Repeat when a replay has begun (two looks that repeat earlier
     footage in order: `in_order`); `start`: the first frame since `clean` (the last look that
-    found none) that repeats earlier footage, where the replay began. After a cut, `after_cut(index, t, frame, cut_t)` says whether a
-    frame where the calibrated camera is seen again is live ("live"), a replay ("replay"),
-    or to be looked at again ("suspect"). In a replay, `still_replay`: does a frame still repeat
+    found none) that repeats earlier footage, where the replay began. After a cut,
+    `after_cut(index, t, frame, cut_t)` says whether a frame where the calibrated camera is seen
+    again is live ("live"), a replay ("replay"), or to be looked at again ("suspect"). In a replay, `still_replay`: does a frame still repeat
     footage seen before the replay began?"""
 
     def __init__(self, fps: float = 25.0, max_seen_s: float = MAX_SEEN_S):
@@ -219,7 +217,7 @@ class ReplayWatch:
         self.found: list[Repeat] = []                   # every replay found, in order
 
     def _look(self, thumb: np.ndarray, index: int, t: float, before_t: float) -> tuple[Repeat | None, bool]:
-        rep = self.seen.repeat(None, index, t, before_t, thumb=thumb)
+        rep = self.seen.repeat(thumb, index, t, before_t)
         pending, self._pending = self._pending, None
         if rep is None:
             if pending is not None and t - pending.t < SUSPECT_SPAN_S - 1e-6:
@@ -247,7 +245,7 @@ class ReplayWatch:
             self.seen.add(index, t, thumb=thumb)
         else:                               # the first frame since the last clean look that repeats
             self.start = next(((i, s) for i, s, th in self._since
-                               if self.seen.repeat(None, i, s, self.clean[1], thumb=th) is not None),
+                               if self.seen.repeat(th, i, s, self.clean[1]) is not None),
                               (found.index, found.t))
         return found
 
