@@ -270,3 +270,38 @@ def test_stop_at_cut_ends_the_analysis_at_a_cutaway_as_before(tmp_path):
         else:
             assert report["camera_cut"]["frame"] == n and report["cutaways"] == []
             assert report["frames"][-1]["index"] == n - 1
+
+
+class _OneAtATime(_Nothing):
+    """A detector that cannot be called from two threads at once (as an OpenVINO infer request):
+    counts the calls that overlapped."""
+
+    def __init__(self):
+        import threading
+        self.lock, self.busy, self.overlaps, self.calls = threading.Lock(), 0, 0, 0
+
+    def __call__(self, frame, index):
+        import time
+        with self.lock:
+            self.busy += 1
+            self.calls += 1
+            self.overlaps += self.busy > 1
+        time.sleep(0.004)
+        with self.lock:
+            self.busy -= 1
+        return super().__call__(frame, index)
+
+
+def test_after_a_cutaway_the_detector_is_never_called_from_two_threads_at_once(tmp_path):
+    """Back from a cutaway, the frames queued undetected are detected by the main loop while the
+    read-ahead thread goes on detecting the next ones: they take turns (CI once failed with
+    OpenVINO's "Infer Request is busy" there)."""
+    from vision.pipeline import AnalyzeOptions, analyze
+    n = len(_truth("clean_lineup")["frames"])
+    _cutaway(tmp_path / "clip.mp4", away=30)
+    detector = _OneAtATime()
+    opts = AnalyzeOptions(defending={"red": "south", "blue": "north"}, calibration=str(SAMPLES / "clean_lineup" /
+                          "calibration.json"), annotate=False, replays=False, window=Window(0.0, (n + 60) / 25))
+    report = analyze(tmp_path / "clip.mp4", opts, detector=detector).report
+    assert report["cutaways"] and report["cutaways"][0]["cut_frame"] == n
+    assert detector.calls >= n and detector.overlaps == 0

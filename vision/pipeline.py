@@ -7,6 +7,8 @@
 """
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -246,8 +248,11 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     remembered = remember_before(video, opts.window, watch, opts.replay_memory_s) \
         if replays is None and watch is not None else None
     skip_replays = watch is not None and (keys is not None or camera is None) and not one_shot
+    # The detector is not safe to call from two threads at once (an OpenVINO infer request is
+    # busy while it runs): the catch-up below and the detection thread take turns.
+    detecting = threading.Lock()
     for index, t, frame, det in prefetch(detect_frames(prefetch(kept.keep_all(reader)), detector, opts.stride,
-                                                       idle=lambda: away is not None), depth=2):
+                                                       idle=lambda: away is not None, lock=detecting), depth=2):
         if away is not None:                   # in another shot: the calibrated camera again?
             change = cuts.change(frame)
             if away.in_replay and change is not None and change > cuts.threshold:
@@ -276,7 +281,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                     away, catch_up = None, True
         if away is None:
             if catch_up and det is None and index % opts.stride == 0:
-                det = detect_one(detector, frame, index)    # queued undetected while another shot was on
+                with detecting:                             # queued undetected while another shot was on
+                    det = detect_one(detector, frame, index)
             elif det is not None:
                 catch_up = False                            # the detection thread has caught up
             jumped = cuts.jumped(frame)
@@ -418,13 +424,16 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                     kept)
 
 
-def detect_frames(frames, detector, stride: int = 1, idle=None):
+def detect_frames(frames, detector, stride: int = 1, idle=None, lock=None):
     """(index, t, frame, detections or None when the stride skips the frame) per frame; none
-    either while `idle()` says so (another shot is on: nothing would be observed)."""
+    either while `idle()` says so (another shot is on: nothing would be observed). `lock`: held
+    while the detector runs, when another thread may call it too."""
+    lock = lock if lock is not None else contextlib.nullcontext()
     for index, t, frame in frames:
         det = None
         if index % stride == 0 and not (idle is not None and idle()):
-            det = detect_one(detector, frame, index)
+            with lock:
+                det = detect_one(detector, frame, index)
         yield index, t, frame, det
 
 
