@@ -2,7 +2,9 @@
 
 Violation codes (each record carries the numbers behind it):
   FIVE_YARD                    a player closer than 5 yd to an umpire (line-up / throw-in)
-  WRONG_SIDE                   a player strictly across the centre line from the goal he defends
+  WRONG_SIDE                   a player strictly across the centre line from the goal he defends: in the
+                               line-up (within lineup_depth_yd of the line) before the throw-in, anywhere
+                               at it (farther out before it, he is riding in: SLOW_TO_LINEUP)
   REVERSED_LINEUP              every player of both teams wrong side: reported once, no redress
   THROW_IN_NEAR_BOARDS         the throw-in 20 yd or less from a sideline/boards
   ILLEGAL_PLAY_FROM_WRONG_SIDE a wrong-side player plays before he may
@@ -59,7 +61,13 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
         viol[f].append({"code": "REVERSED_LINEUP", "players": n, "redress": False})
         notes[f].append({"code": "REVERSED_LINEUP_NO_REDRESS", "text": REVERSED_NOTE})
     c = b.field.centre_x
-    for f, p in zip(*np.nonzero(lineup[:, None] & wrong & ~rev[:, None])):
+    depth = np.abs(b.players[:, :, 0] - c)
+    # Before the throw-in a player farther than the line-up depth from the centre line is not
+    # yet in the line-up, whichever side he rides in on (Red #2, slow returning: extra time);
+    # when the ball is thrown in, every player across the line is on the wrong side of it.
+    at_throw_in = b.phase == THROW_IN
+    side_judged = lineup[:, None] & ((depth <= thr.lineup_depth_yd) | at_throw_in[:, None])
+    for f, p in zip(*np.nonzero(side_judged & wrong & ~rev[:, None])):
         viol[f].append({"code": "WRONG_SIDE", "player": pid[p], "team": team_of[p],
                         "x_yd": float(b.players[f, p, 0]), "centre_x_yd": c,
                         "across_yd": float(abs(b.players[f, p, 0] - c)), "defending": b.defending[team_of[p]]})
@@ -90,8 +98,7 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
                             "sideline": "west" if y <= b.field.width_yd - y else "east",
                             "limit_yd": thr.boards_clearance_yd})
 
-    depth = np.abs(b.players[:, :, 0] - c)
-    slow = lineup[:, None] & ~wrong & (depth > thr.lineup_depth_yd)
+    slow = lineup[:, None] & (depth > thr.lineup_depth_yd) & ~(wrong & at_throw_in[:, None])
     for f, p in zip(*np.nonzero(slow)):
         if b.changing_horse[f, p]:
             notes[f].append({"code": "HORSE_CHANGE_NO_EXTRA_TIME", "player": pid[p],

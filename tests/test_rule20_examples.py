@@ -131,6 +131,21 @@ def test_example_red_2_slow_returning_gets_extra_time_with_the_clock_stopped():
     assert "clock stopped" in note["text"]
 
 
+def test_riding_back_through_the_other_half_is_not_yet_the_line_up():
+    """After a goal, ends change and half the players ride back through what is now the other
+    half. Farther than the line-up depth (10 yd) from the centre line a player is not yet in
+    the line-up, whichever side he is on (Red #2's extra time): no WRONG_SIDE while he rides in.
+    Across the line and in the line-up, or across it anywhere when the ball is thrown in, he is."""
+    riding = move(lineup_players(), "red-2", x=172.0)                   # red defends south: 22 yd across
+    near = move(lineup_players(), "red-2", x=156.0)                     # 6 yd across: in the line-up
+    v = check_document(doc(frame("lineup", riding), frame("lineup", near), frame("throw_in", riding),
+                           fps=0.2))                                    # 5 s apart: nobody rushes
+    assert codes(v, 0) == [] and note_codes(v, 0) == ["SLOW_TO_LINEUP"]
+    assert codes(v, 1) == ["WRONG_SIDE"]
+    (rec,) = v["frames"][2]["violations"]
+    assert (rec["code"], rec["player"], rec["across_yd"]) == ("WRONG_SIDE", "red-2", pytest.approx(22.0))
+
+
 def test_example_blue_3_changes_horses_no_extra_time():
     """Blue #3 changes horses: no extra time; the line-up and throw-in go on without him."""
     players = move(lineup_players(), "blue-3", x=185.0, changing_horse=True)
