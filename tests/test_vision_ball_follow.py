@@ -159,3 +159,33 @@ def test_a_window_sent_astray_by_a_false_velocity_is_followed_by_a_look_at_the_l
     follower.remember(60, np.array([400.0, 343.0]))           # 23 px a frame: predicted 27 px on
     follower.find(frame, 61, umpire)
     assert looker.places == [[423.0, 357.0], [620.0, 296.0]]   # no extra look: the prediction's window holds it
+
+
+class _Votes:
+    def __init__(self, umpires=()):
+        self.umpires = set(umpires)
+
+    def is_umpire(self, tid: int) -> bool:
+        return tid in self.umpires
+
+
+def test_an_umpire_whose_rider_box_is_missed_is_looked_for_where_he_sat_on_his_horse():
+    """The detector finds the umpire's horse but not his rider in a frame (own_goal_blue1: his
+    rider seen on 3 of the 10 frames around the release): the ball stage and the thrown-ball
+    finder still look around him, at the rider box last seen on that horse moved as the horse
+    moved, for a second; a rider never said to be an umpire is not taken for one."""
+    obs = Observer(detector=None, voter=_Votes(), tracker=None, camera=None, H0=np.eye(3), person_memory=25)
+    nan4 = [np.nan] * 4
+
+    def units(person, umpire, horse=(170.0, 340, 190, 380), rider2=nan4):
+        return SimpleNamespace(horse_xyxy=np.array([horse, [300.0, 340, 320, 380]]),
+                               person_xyxy=np.array([person, rider2], float), is_umpire=np.array([umpire, False]))
+
+    ids = np.array([3, 4])
+    seen = obs._umpire_boxes(units([174.0, 335, 188, 361], True, rider2=[304.0, 335, 318, 361]), ids, 32)
+    assert seen.tolist() == [[174.0, 335, 188, 361]]
+    moved = obs._umpire_boxes(units(nan4, False, horse=(172.0, 341, 192, 381)), ids, 33)
+    assert moved.tolist() == [[176.0, 336, 190, 362]]                   # the horse moved (+2, +1)
+    assert len(obs._umpire_boxes(units(nan4, False), ids, 32 + 26)) == 0  # more than a second on: not known
+    obs.voter.umpires.add(3)
+    assert len(obs._umpire_boxes(units(nan4, False), ids, 40)) == 1        # the track's vote says umpire

@@ -63,10 +63,16 @@ class Observer:
     hidden_horses: bool = False    # riders of hidden horses are units (vision.players.pair_units)
     look_every: int = 3            # after a track's first looks, one look in this many frames (at 25 frames/s;
                                    # vision.pipeline scales it to the footage: vision.frame_rate)
+    # An umpire whose rider box the detector misses in a frame (his horse found, a small person
+    # at the edge of its threshold) is where he last sat on that horse, for this many frames (at
+    # 25 frames/s; vision.pipeline scales it): the ball stage and the thrown-ball finder look
+    # around him (own_goal_blue1's release: the rider seen on 3 of the 10 frames around it).
+    person_memory: int = 25        # video frames (1 s at 25 frames/s)
     frames: list[FrameObs] = field(default_factory=list)
     _horses_seen: list[tuple] = field(default_factory=list)   # (time s, field yd (N, 2)) of detected horses
     _ball_last: tuple | None = None     # (time s, field yd, at an umpire, in his hands) of the last ball seen
     looks: list[tuple] = field(default_factory=list)   # (frame position, track id, Appearance, umpire said)
+    _riders: dict = field(default_factory=dict)   # track id → (frame index, rider box, horse box, umpire said)
 
     def observe(self, index: int, t: float, frame: np.ndarray, det: Detections | None = None,
                 step=None) -> FrameObs:
@@ -109,7 +115,8 @@ class Observer:
                 said = None                   # "a rider" from the detector: the stripes decide
             self.voter.observe(tid, look, umpire=said)
             self.looks.append((len(self.frames), tid, look, said))
-        umpires = self._umpire_boxes(units, ids) if self.ball is not None or self.motion_ball is not None else None
+        umpires = self._umpire_boxes(units, ids, index) \
+            if self.ball is not None or self.motion_ball is not None else None
         if self.motion_ball is not None:
             # The previous frame's ball from motion (it needs this frame): recorded there, and
             # followed from there by the ball stage.
@@ -203,15 +210,31 @@ class Observer:
             return None
         return px[1:] - px[0]
 
-    def _umpire_boxes(self, units, ids: np.ndarray) -> np.ndarray:
-        """Person boxes of this frame's umpires (by the detector's class or the track's vote)."""
+    def _umpire_boxes(self, units, ids: np.ndarray, index: int) -> np.ndarray:
+        """Person boxes of this frame's umpires (by the detector's class or the track's vote); an
+        umpire's horse found without its rider: the rider box last seen on it (within
+        `person_memory` frames), moved as the horse's box moved since."""
         out = []
         for k in range(len(ids)):
-            if np.isnan(units.person_xyxy[k, 0]):
+            tid = int(ids[k])
+            person, horse = units.person_xyxy[k], units.horse_xyxy[k]
+            if not np.isnan(person[0]):
+                umpire = bool(units.is_umpire[k]) or (tid >= 0 and self.voter.is_umpire(tid))
+                if tid >= 0:
+                    self._riders[tid] = (index, person.copy(), horse.copy(), umpire)
+                if umpire:
+                    out.append(person)
                 continue
-            if units.is_umpire[k] or (ids[k] >= 0 and self.voter.is_umpire(int(ids[k]))):
-                out.append(units.person_xyxy[k])
+            seen = self._riders.get(tid) if tid >= 0 and not np.isnan(horse[0]) else None
+            if seen is None or index - seen[0] > self.person_memory or np.isnan(seen[2][0]):
+                continue
+            if seen[3] or self.voter.is_umpire(tid):
+                out.append(seen[1] + np.tile(_bottom_centre(horse) - _bottom_centre(seen[2]), 2))
         return np.array(out).reshape(-1, 4)
+
+
+def _bottom_centre(box: np.ndarray) -> np.ndarray:
+    return np.array([(box[0] + box[2]) / 2, box[3]])
 
 
 def _in_umpire_box(ball_px: np.ndarray, umpires: np.ndarray | None, margin: float = HAND_MARGIN) -> bool:

@@ -220,7 +220,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                    umpire_cues="detector" if getattr(detector, "kind", None) is not None else "both",
                    ball=BallFollower(finder, fps=fps / opts.stride) if finder is not None else None,
                    motion_ball=MotionBallFinder() if opts.ball_motion else None,
-                   hidden_horses=opts.hidden_horses, look_every=scaled_frames(3, fps / opts.stride))
+                   hidden_horses=opts.hidden_horses, look_every=scaled_frames(3, fps / opts.stride),
+                   person_memory=scaled_frames(25, fps))                 # video frames: 1 s
     total, done = reader.n_window_frames, 0
     # A window starting after the calibrated frame: the camera followed there first (vision.camera_lead_in).
     lead_total = lead_in_frames(fit.calibration.frame, fps, opts.window) if camera is not None else 0
