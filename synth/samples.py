@@ -289,24 +289,27 @@ def throw_in_near_boards() -> dict:
 
 
 def own_goal_blue1() -> dict:
+    # "Blue now attacking the North goal": Blue defends the south goal, so riding in from the
+    # south he is on his own side, and the south goal he scores in is his own.
+    blue_south = {"red": "north", "blue": "south"}
     ti = 1.2
     ump = _umpire()
-    players = standard_lineup(DEF, YU)
+    players = standard_lineup(blue_south, YU)
     b1 = players["blue-1"]
     b1.keys = []
     b1.extra["changing_horse"] = True
-    b1.at(0.0, 91.5, 71.0).to(4.0, 103.5, 71.0)              # riding to the line-up from the south
+    b1.at(0.0, 91.5, 71.0).to(4.0, 103.5, 71.0)              # riding to the line-up from the south (his side)
     ball, hand = _ball_in_hand(ump, ti)
     rest = throw(ball, ti, hand, +1)
     r1 = players["red-1"]
     r1.hold(ti + 0.3).to(ti + 0.9, rest[0] - 0.6, rest[1] - 0.6)
-    hit(ball, ti + 1.0, rest, (104.8, 71.0), 1.8)              # hit towards him
+    hit(ball, ti + 1.0, rest, (104.8, 71.0), 1.8)              # Red #1 hits it south, towards him
     b1.to(4.15, 103.9, 71.1)
     hit(ball, 4.2, (104.8, 71.0), (70.0, 75.0), 1.6)          # confused, he carries it south ...
     b1.to(4.5, 103.5, 72.0).to(5.0, 99.5, 73.0).to(6.6, 72.0, 75.2)
     hit(ball, 6.7, (70.0, 75.0), (33.0, 78.0), 1.5)
     b1.to(8.7, 35.0, 78.2)
-    hit(ball, 8.8, (33.0, 78.0), (-3.0, 80.2), 1.0)           # ... and scores in the south goal
+    hit(ball, 8.8, (33.0, 78.0), (-3.0, 80.2), 1.0)           # ... and scores in the south goal: his own
     b1.to(10.0, 12.0, 79.0)
     r1.to(ti + 2.0, 140.0, 70.0).to(10.0, 40.0, 74.0)
     for k, (pid, tr) in enumerate(sorted(players.items())):
@@ -318,10 +321,13 @@ def own_goal_blue1() -> dict:
                   [(2.3, (126, 69), 2000), (4.3, (106, 71), 2500), (6.8, (68, 74), 2500),
                    (9.0, (26, 78), 2400), (10.0, (12, 79), 2300)])
     return scenario_doc("own_goal_blue1", "Blue #1, slow returning after changing horses, is riding to the line-up "
-                        "from the south when the ball is hit towards him from the throw-in; confused, he carries "
-                        "it to the south goal and scores: the goal counts for Red.", 10.0, cam,
-                        [ump, *players.values(), ball], ti, [(ti + 1.0, "red-1"), (4.2, "blue-1"), (6.7, "blue-1"),
-                                                            (8.8, "blue-1")], seed=113)
+                        "from the south (Blue attacks north) when the ball is hit towards him from the throw-in; "
+                        "confused, he carries it to the south goal and scores: an own goal, it counts for Red. "
+                        "Out of the line-up at the throw-in and then in the play: the delayed foul's improper "
+                        "positioning is flagged on each of his plays (the umpire may play the advantage).", 10.0,
+                        cam, [ump, *players.values(), ball], ti, [(ti + 1.0, "red-1"), (4.2, "blue-1"),
+                                                                 (6.7, "blue-1"), (8.8, "blue-1")], seed=113,
+                        defending=blue_south)
 
 
 SAMPLES = {f.__name__: f for f in (clean_lineup, clean_lineup_pan, clean_two_umpires, jostling_at_centre,
@@ -389,6 +395,15 @@ def write_readme(out: Path) -> None:
     write_text_atomic(out / "README.md", text)
 
 
+def _write_sidecar(path: Path, doc: dict) -> None:
+    """The clip's settings for analyze and batch (vision.sidecar): which goal each team defends
+    is the scenario's; the other settings already there are kept."""
+    from synth.encode import write_json_atomic
+    side = json.loads(path.read_text()) if path.exists() else {"calibration": "calibration.json"}
+    side["defending"] = dict(doc.get("defending") or DEF)
+    write_json_atomic(path, side, indent=1)
+
+
 def render_samples(out: Path, only: list[str] | None = None, quiet: bool = False) -> None:
     from synth.clip import render_clip
     from synth.encode import write_json_atomic
@@ -403,6 +418,7 @@ def render_samples(out: Path, only: list[str] | None = None, quiet: bool = False
         write_json_atomic(d / "scenario.json", doc, indent=1)
         scenario = parse_scenario(doc)
         res = render_clip(scenario, d)
+        _write_sidecar(d / "clip.polo.json", doc)
         if not quiet:
             v, _ = summarise_expected(res.truth)
             mb = (d / "clip.mp4").stat().st_size / 1e6

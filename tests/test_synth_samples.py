@@ -21,7 +21,7 @@ EXPECTED = {
     "wrong_side_plays_early": {"ILLEGAL_PLAY_FROM_WRONG_SIDE"},
     "reversed_lineup": {"REVERSED_LINEUP"},
     "throw_in_near_boards": {"THROW_IN_NEAR_BOARDS"},
-    "own_goal_blue1": {"WRONG_SIDE"},
+    "own_goal_blue1": {"HORSE_CHANGE_NO_EXTRA_TIME", "IMPROPER_POSITIONING"},
 }
 
 
@@ -55,3 +55,5 @@ def test_rendered_samples_are_complete_small_and_listed():
         truth = json.loads((d / "truth.json").read_text())
         assert truth["image_size"] == [1280, 720]
         assert summarise_expected(truth)[0] in readme          # the table is generated from the truth
+        side = json.loads((d / "clip.polo.json").read_text())
+        assert side["defending"] == truth["defending"], name    # analyze is told what the scene was
