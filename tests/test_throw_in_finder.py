@@ -70,6 +70,13 @@ def test_the_umpire_at_the_line_vouches_for_a_line_up_of_few_placed_players():
     one_side = three.copy()
     one_side[2, :, 0] = C - 1.0
     assert find_lineups(t, one_side, C, 4.0, umpires=at_line) == []
+    # A dense line-up seen along its ranks at the scan's 5 frames a second may place only two
+    # (own_goal_blue1, re-authored in session 24: one a team): with the umpire by them, one each
+    # side, they are the line-up; two of one team, or two without him, are not.
+    two = three[1:]
+    (lu,) = find_lineups(t, two, C, 4.0, umpires=at_line)
+    assert lu.players == 2
+    assert find_lineups(t, two, C, 4.0) == [] and find_lineups(t, one_side[:2], C, 4.0, umpires=at_line) == []
 
 
 def test_play_across_midfield_a_group_on_one_side_and_a_short_halt_are_not_line_ups():

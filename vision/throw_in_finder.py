@@ -32,15 +32,16 @@ BAND_YD = 6.0            # a line-up's ranks stand within this of the centre lin
 SPREAD_YD = 16.0         # ... along it, from the umpire's end to the far end of four ranks (~10 yd)
 MIN_PLAYERS = 5          # of eight: in a dense line-up a camera places about three of each four
 MIN_EACH_SIDE = 2        # players on each side of the line (a reversed line-up too)
-MIN_WITH_UMPIRE = 3      # ... or this many, one or more each side, with an umpire standing at the line by them
+MIN_WITH_UMPIRE = 2      # ... or this many, one or more each side, with an umpire standing at the line by them
 MAX_SPEED_YDS = 4.0      # standing or walking up to the line (after a throw-in play is 5-12 yd/s)
 MIN_S = 1.0              # a line-up lasts at least this long
 BRIDGE_S = 1.0           # a gap this short in the middle of one (players hidden, a jostle) is bridged
 PRE_S = 0.0              # the window starts this long before the line-up is seen formed: not the teams
-                         # riding back to it after a goal, some across the line (the rules judge every
-                         # frame before the throw-in as the line-up: they would be on the wrong side)
-POST_S = 10.0            # ... and ends this long after it breaks up (the throw-in, and the plays a wrong-side
-                         # player may not make before the ball has gone 30 yd: own_goal_blue1 7.6 s after)
+                         # riding back to it after a goal, some across the line (the rules judge a rider
+                         # more than 10 yd out as not yet in the line-up, but one nearer, still crossing,
+                         # would be on the wrong side)
+POST_S = 10.0            # ... and ends this long after it breaks up (the throw-in, and the plays a late or
+                         # wrong-side player may not make: own_goal_blue1's last 7.6 s after it)
 SCAN_RATE = 5.0          # frames a second the scan looks at
 
 
