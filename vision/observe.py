@@ -213,7 +213,7 @@ class Observer:
     def _umpire_boxes(self, units, ids: np.ndarray, index: int) -> np.ndarray:
         """Person boxes of this frame's umpires (by the detector's class or the track's vote); an
         umpire's horse found without its rider: the rider box last seen on it (within
-        `person_memory` frames), moved as the horse's box moved since."""
+        `person_memory` frames), moved as the horse's ground point moved since."""
         out = []
         for k in range(len(ids)):
             tid = int(ids[k])
@@ -229,12 +229,9 @@ class Observer:
             if seen is None or index - seen[0] > self.person_memory or np.isnan(seen[2][0]):
                 continue
             if seen[3] or self.voter.is_umpire(tid):
-                out.append(seen[1] + np.tile(_bottom_centre(horse) - _bottom_centre(seen[2]), 2))
+                now, then = ground_point_px(np.stack([horse, seen[2]]))
+                out.append(seen[1] + np.tile(now - then, 2))
         return np.array(out).reshape(-1, 4)
-
-
-def _bottom_centre(box: np.ndarray) -> np.ndarray:
-    return np.array([(box[0] + box[2]) / 2, box[3]])
 
 
 def _in_umpire_box(ball_px: np.ndarray, umpires: np.ndarray | None, margin: float = HAND_MARGIN) -> bool:
