@@ -94,6 +94,20 @@ def before_throw_in(b: FrameBatch) -> np.ndarray:
     return b.phase != PLAY
 
 
+def umpire_positioned(b: FrameBatch, still_yds: float, window_s: float = 1.0) -> np.ndarray:
+    """(F,) frames where an umpire stands (has moved slower than `still_yds` yd/s over the last
+    `window_s`): "The ball is ready for play when the Umpire is positioned." Frames where no
+    umpire's movement is known (none seen then, or the first frame) count as positioned: the
+    line-up is judged, as it would be without this."""
+    prev = np.clip(np.searchsorted(b.t, b.t - window_s, side="right") - 1, 0, None)
+    dt = (b.t - b.t[prev])[:, None]
+    u = b.umpires
+    with np.errstate(invalid="ignore", divide="ignore"):
+        speed = np.hypot(u[:, :, 0] - u[prev, :, 0], u[:, :, 1] - u[prev, :, 1]) / np.where(dt > 0, dt, np.nan)
+    known = np.isfinite(speed)
+    return np.any(known & (speed <= still_yds), axis=1) | ~np.any(known, axis=1)
+
+
 def wrong_side(b: FrameBatch, margin: float | np.ndarray = 0.0) -> np.ndarray:
     """(F, P) players strictly on the far side of the centre line from the goal they defend
     (by more than `margin` yards)."""

@@ -20,6 +20,9 @@ class Thresholds:
     rush_speed_yds: float = 4.0             # closing on an umpire faster than this (yd/s) ...
     rush_zone_yd: float = 15.0              # ... while within this distance of him: rushing the umpire
     lineup_depth_yd: float = 10.0           # farther than this from the centre line: not in the line-up
+    umpire_still_yds: float = 1.0           # an umpire moving slower than this (yd/s, over the last second) stands:
+                                            # he is positioned, the ball ready for play (a walking horse: 1.5-2
+                                            # yd/s; a standing umpire measured among crowding players: up to 0.6)
     # Measured positions (a FrameBatch with player_cov / umpire_cov): a distance, side or
     # speed finding counts only when it holds by this many standard deviations of the
     # positions' uncertainty along its own direction. 0 (the default) takes every position

@@ -13,6 +13,9 @@ Violation codes (each record carries the numbers behind it):
   IMPROPER_POSITIONING         delayed foul: out of the line-up at the throw-in, then involved in the play
 Notes (no violation): REVERSED_LINEUP_NO_REDRESS, SLOW_TO_LINEUP, HORSE_CHANGE_NO_EXTRA_TIME,
 OUT_OF_LINEUP_AT_THROW_IN.
+The line-up codes (FIVE_YARD, WRONG_SIDE, REVERSED_LINEUP, CONTACT_BEFORE_THROW_IN,
+RUSHING_UMPIRE) judge a line-up frame once an umpire is positioned (checks.umpire_positioned),
+and the throw-in frame always.
 """
 from __future__ import annotations
 
@@ -43,15 +46,20 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
     pid, team_of = b.player_ids, [b.teams[k] for k in b.player_team]
     uid = b.umpire_ids
     lineup = checks.before_throw_in(b)
+    # The line-up is judged once the ball is ready for play, "when the Umpire is positioned":
+    # while he still rides to the throw-in spot the players are arriving too (after a goal,
+    # some across the line, some cantering towards him). The throw-in frame is always judged.
+    at_throw_in = b.phase == THROW_IN
+    judged = lineup & (checks.umpire_positioned(b, thr.umpire_still_yds) | at_throw_in)
 
     ud = checks.umpire_distances(b)
     z = thr.margin_sigmas
     wrong = checks.wrong_side(b, z * checks.across_sigma(b))
-    rev = checks.reversed_lineup(b, wrong) & lineup
+    rev = checks.reversed_lineup(b, wrong) & judged
     near_margin = z * np.take_along_axis(checks.pair_sigma(b), ud.nearest[..., None], 2)[..., 0] \
         if ud.dist.shape[2] else 0.0
 
-    for f, p in zip(*np.nonzero(lineup[:, None] & (ud.min_dist + near_margin < thr.umpire_clearance_yd))):
+    for f, p in zip(*np.nonzero(judged[:, None] & (ud.min_dist + near_margin < thr.umpire_clearance_yd))):
         viol[f].append({"code": "FIVE_YARD", "player": pid[p], "team": team_of[p],
                         "umpire": uid[ud.nearest[f, p]], "distance_yd": float(ud.min_dist[f, p]),
                         "limit_yd": thr.umpire_clearance_yd})
@@ -65,15 +73,14 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
     # Before the throw-in a player farther than the line-up depth from the centre line is not
     # yet in the line-up, whichever side he rides in on (Red #2, slow returning: extra time);
     # when the ball is thrown in, every player across the line is on the wrong side of it.
-    at_throw_in = b.phase == THROW_IN
-    side_judged = lineup[:, None] & ((depth <= thr.lineup_depth_yd) | at_throw_in[:, None])
+    side_judged = judged[:, None] & ((depth <= thr.lineup_depth_yd) | at_throw_in[:, None])
     for f, p in zip(*np.nonzero(side_judged & wrong & ~rev[:, None])):
         viol[f].append({"code": "WRONG_SIDE", "player": pid[p], "team": team_of[p],
                         "x_yd": float(b.players[f, p, 0]), "centre_x_yd": c,
                         "across_yd": float(abs(b.players[f, p, 0] - c)), "defending": b.defending[team_of[p]]})
 
     touching, pair_d = checks.contacts(b, thr)
-    for f, i, j in zip(*np.nonzero(touching & lineup[:, None, None])):
+    for f, i, j in zip(*np.nonzero(touching & judged[:, None, None])):
         viol[f].append({"code": "CONTACT_BEFORE_THROW_IN", "player": pid[i], "team": team_of[i],
                         "opponent": pid[j], "distance_yd": float(pair_d[f, i, j]), "limit_yd": thr.contact_yd})
 
@@ -81,7 +88,7 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
         closing, closing_sigma = checks.closing_speed(b, ud, with_sigma=True)
         rushing = (closing - thr.speed_margin_sigmas * closing_sigma > thr.rush_speed_yds) \
             & (ud.dist < thr.rush_zone_yd) \
-            & lineup[:, None, None]
+            & judged[:, None, None]
         for f, p, u in zip(*np.nonzero(rushing)):
             viol[f].append({"code": "RUSHING_UMPIRE", "player": pid[p], "team": team_of[p], "umpire": uid[u],
                             "closing_speed_yds": float(closing[f, p, u]), "distance_yd": float(ud.dist[f, p, u]),

@@ -146,6 +146,23 @@ def test_riding_back_through_the_other_half_is_not_yet_the_line_up():
     assert (rec["code"], rec["player"], rec["across_yd"]) == ("WRONG_SIDE", "red-2", pytest.approx(22.0))
 
 
+def test_the_line_up_is_judged_once_the_umpire_is_positioned():
+    """"The ball is ready for play when the Umpire is positioned." While he still rides to the
+    throw-in spot (2 yd/s) the players are arriving too: Red #3, 3 yd across the line, and Blue #1
+    cantering at him are not yet judged; about half a second after he stands (his speed over the
+    last second under 1 yd/s), the line-up is: WRONG_SIDE (and the throw-in frame always)."""
+    players = move(lineup_players(), "red-3", x=153.0)
+    frames = []
+    for i in range(40):
+        umpire = {"id": "U1", "x": 150.0, "y": 58.0 - 0.08 * max(0, 20 - i)}     # stands from frame 20
+        blue_1 = move(players, "blue-1", y=64.0 + 0.25 * max(0, 20 - i))        # 6 yd/s at him, then still
+        frames.append(frame("lineup" if i < 39 else "throw_in", blue_1, umpires=[umpire]))
+    v = check_document(doc(*frames))
+    assert all(codes(v, i) == [] for i in range(1, 21)), [codes(v, i) for i in range(1, 21)]
+    assert all("WRONG_SIDE" in codes(v, i) for i in range(34, 40))
+    assert not any("RUSHING_UMPIRE" in codes(v, i) for i in range(40))
+
+
 def test_example_blue_3_changes_horses_no_extra_time():
     """Blue #3 changes horses: no extra time; the line-up and throw-in go on without him."""
     players = move(lineup_players(), "blue-3", x=185.0, changing_horse=True)
