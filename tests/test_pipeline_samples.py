@@ -97,7 +97,7 @@ def test_shipped_models_on_the_own_goal_clip_find_the_far_umpires_throw_and_the_
     """own_goal_blue1 with the shipped models: the ball thrown by a far umpire (1.6 px) is seen
     by its motion, around the umpire even on the frames where the detector misses his rider
     (his rider box as last seen on his horse: without it the throw-in came from the players,
-    23 frames late); Blue #1, riding in from his own half after a horse change, is out of the
+    24 frames late); Blue #1, riding in from his own half after a horse change, is out of the
     line-up at the throw-in; no event is flagged that the truth does not hold. (His three plays,
     improper positioning in the truth, are not found: the ball stage loses the 1.5 px ball at rest
     among the ranks, README.)"""
