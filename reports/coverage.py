@@ -86,6 +86,19 @@ def later_play_warning(report: dict) -> str | None:
 
 def report_warnings(report: dict) -> list[str]:
     """Everything a reader of the verdicts is warned of: the cutaways skipped, the frames not
-    analysed after a camera cut, footage running on long after the throw-in, then the teams short of players."""
-    return cutaway_warnings(report) + [w for w in (camera_cut_warning(report), later_play_warning(report)) if w] \
+    analysed after a camera cut, footage running on long after the throw-in, the line-up frames
+    not judged while the umpire was still riding to his spot, then the teams short of players."""
+    return cutaway_warnings(report) + [w for w in (camera_cut_warning(report), later_play_warning(report),
+                                                   umpire_moving_warning(report)) if w] \
         + coverage_warnings(report)
+
+
+def umpire_moving_warning(report: dict) -> str | None:
+    """The line-up frames the rules did not judge because no umpire was positioned yet (the ball
+    is ready for play when he is: rules.checks.umpire_positioned), or None."""
+    runs = report.get("umpire_not_positioned") or []
+    if not runs:
+        return None
+    where = ", ".join(f"{r['start_frame']}-{r['end_frame']} ({r['start_t']:.2f}-{r['end_t']:.2f} s)" for r in runs)
+    return (f"line-up frames {where}: the umpire was still riding to the throw-in spot, the ball not yet ready "
+            f"for play: the line-up rules were not applied there")

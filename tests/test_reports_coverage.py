@@ -70,3 +70,24 @@ def test_footage_running_on_long_after_the_throw_in_is_warned_of():
                          for f in frames]}
     assert 'id="later-play-warning"' in debrief_html(report, None, "annotated.mp4")
     assert "warning: the footage runs 77 s past the throw-in" in console_summary(report)
+
+
+def test_line_up_frames_not_judged_while_the_umpire_rides_in_are_said():
+    """The rules judge the line-up once the umpire is positioned: the frames before are named in
+    a warning (report.json `umpire_not_positioned`, runs of analysed frames), none when he stood."""
+    import numpy as np
+    from types import SimpleNamespace
+
+    from reports.coverage import report_warnings, umpire_moving_warning
+    from vision.pipeline import frame_runs
+    frames = [SimpleNamespace(index=i, t=i / 25) for i in range(0, 40, 2)]      # stride 2
+    mask = np.zeros(len(frames), bool)
+    mask[[0, 1, 2, 7]] = True
+    runs = frame_runs(frames, mask)
+    assert runs == [{"start_frame": 0, "end_frame": 4, "start_t": 0.0, "end_t": 0.16},
+                    {"start_frame": 14, "end_frame": 14, "start_t": 0.56, "end_t": 0.56}]
+    report = {"umpire_not_positioned": runs}
+    w = umpire_moving_warning(report)
+    assert "0-4 (0.00-0.16 s), 14-14 (0.56-0.56 s)" in w and "not applied" in w
+    assert w in report_warnings(report)
+    assert umpire_moving_warning({"umpire_not_positioned": []}) is None and umpire_moving_warning({}) is None

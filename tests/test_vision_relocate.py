@@ -305,3 +305,21 @@ def test_after_a_cutaway_the_detector_is_never_called_from_two_threads_at_once(t
     report = analyze(tmp_path / "clip.mp4", opts, detector=detector).report
     assert report["cutaways"] and report["cutaways"][0]["cut_frame"] == n
     assert detector.calls >= n and detector.overlaps == 0
+
+
+def test_a_window_that_starts_on_a_cut_skips_the_other_shot(tmp_path):
+    """`--start` on the first frame of a cutaway: the lead-in follows the calibrated camera to the
+    frame before, so the window's first frame is seen as a cut against it and the calibrated
+    camera is looked for among the views the lead-in followed; the other shot is not judged (it
+    was read through the calibrated camera's homography before: a recording's cutaway gave five
+    false WRONG_SIDE events that way)."""
+    from vision.pipeline import AnalyzeOptions, analyze
+    n, away = len(_truth("clean_lineup")["frames"]), 30
+    _cutaway(tmp_path / "clip.mp4", away=away)
+    opts = AnalyzeOptions(defending={"red": "south", "blue": "north"}, calibration=str(SAMPLES / "clean_lineup" /
+                          "calibration.json"), annotate=False, replays=False, window=Window(n / 25, (n + away + 40) / 25))
+    report = analyze(tmp_path / "clip.mp4", opts, detector=_Nothing()).report
+    assert report["camera_lead_in"] is not None and report["camera_cut"] is None
+    (c,) = report["cutaways"]
+    assert c["cut_frame"] == n and n + away <= c["found_frame"] <= n + away + 5, c
+    assert report["frames"][0]["index"] == c["found_frame"]

@@ -38,6 +38,8 @@ class LeadIn:
     lost: int                    # of them, steps the tracker could not make (its homography kept)
     seconds: float
     cutaways: list[dict] | None = None   # cuts crossed: {"cut_frame", "found_frame"} (the calibrated camera seen again)
+    keys: KeyViews | None = None         # the calibrated camera's views followed (vision.relocate), for the window:
+    last_image: object | None = None     # ... and the last frame followed, so a cut at the window's start is seen
 
     def to_dict(self) -> dict:
         return {"from_frame": self.from_frame, "to_frame": self.to_frame, "frames_followed": self.frames_followed,
@@ -62,7 +64,7 @@ def follow_to_window(video: str | Path, camera, calibration_frame: int, fps: flo
         return None
     start_s = calibration_frame / fps
     started = time.perf_counter()
-    cuts, n, lost, last = CutDetector(), 0, 0, calibration_frame
+    cuts, n, lost, last, last_image = CutDetector(), 0, 0, calibration_frame, None
     keys = KeyViews(camera.image_size)    # the views followed, to find the camera again after a cut
     crossed: list[dict] = []
     cut: tuple[int, float] | None = None  # (frame, t) of a cut not yet crossed
@@ -94,7 +96,7 @@ def follow_to_window(video: str | Path, camera, calibration_frame: int, fps: flo
                 continue
             step = camera.update(frame)
             lost += int(not step.ok)
-            last = index
+            last, last_image = index, frame
             if step.ok:
                 keys.offer(frame, camera.H)
     if cut is not None:
@@ -105,5 +107,7 @@ def follow_to_window(video: str | Path, camera, calibration_frame: int, fps: flo
             + ": the calibration does not hold past the cut; calibrate a frame in that "
             "part (polo-lineup calibrate VIDEO --frame N; in a sidecar's throw_ins, as that throw-in's own "
             "calibration)")
-    return LeadIn(calibration_frame, last, n, lost, time.perf_counter() - started, crossed)
+    if last_image is not None:
+        keys.close_shot()
+    return LeadIn(calibration_frame, last, n, lost, time.perf_counter() - started, crossed, keys, last_image)
 

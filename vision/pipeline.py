@@ -18,6 +18,8 @@ import numpy as np
 
 from reports.coverage import PLAYERS_PER_TEAM, line_up_coverage
 from rules import Field, FrameBatch, Thresholds, check_batch
+from rules.checks import before_throw_in, umpire_positioned
+from rules.document import THROW_IN
 from rules.events import violation_events
 from vision import phase as phase_mod
 from vision.ball import BallFollower
@@ -242,6 +244,13 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     # the other shot tried every 0.2 s, after 2 s every 0.5 s).
     cuts, camera_cut, away, cutaways, catch_up = CutDetector(), None, None, [], False
     keys = KeyViews(reader.size) if camera is not None and opts.across_cuts and not one_shot else None
+    # A window that starts on a cut (in a cutaway): its first frame is seen against the last one
+    # the lead-in followed, and the calibrated camera is looked for among the views it followed.
+    primed = lead_in is not None and lead_in.last_image is not None
+    if primed:
+        cuts.change(lead_in.last_image)
+        if keys is not None and lead_in.keys is not None:
+            keys = lead_in.keys
     # A replay of the calibrated camera's own footage (vision.replays) is skipped as a cutaway is:
     # it shows the past. Seen without a cut (a fixed camera's), the frames observed since it began
     # are taken back; after a cut, a frame where the camera is found again is looked at.
@@ -291,7 +300,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                 step = None
                 if jumped and camera is not None:
                     step = camera.update(frame, exclude_boxes=det.xyxy if det is not None else None)
-                if jumped and (camera is None or not step.ok) and obs.frames:
+                if jumped and (camera is None or not step.ok) and (obs.frames or primed):
                     if keys is not None and len(keys.library):
                         keys.close_shot()
                         away = _Away(int(index), float(t))
@@ -381,8 +390,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
 
     batch = _batch(fld, opts.defending, tids, identity, xy, t, ph, ball, cov, interpolated)
     batch.play = detect_plays(t, batch.players, ball, ph)
-    verdict = check_batch(batch, Thresholds(margin_sigmas=opts.margin_sigmas,
-                                                speed_margin_sigmas=opts.speed_margin_sigmas))
+    thresholds = Thresholds(margin_sigmas=opts.margin_sigmas, speed_margin_sigmas=opts.speed_margin_sigmas)
+    verdict = check_batch(batch, thresholds)
     for k, fr in enumerate(verdict["frames"]):
         fr["index"] = frames[k].index
     events = violation_events(verdict["frames"], min_run=opts.min_run, max_gap=max(1, 2 // opts.stride))
@@ -403,6 +412,9 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                         "positions_doubled": roster.doubled_positions}
     report["events_withheld"] = withheld
     report["coverage"] = line_up_coverage(report["frames"], list(opts.defending), PLAYERS_PER_TEAM)
+    # Line-up frames the rules left unjudged: no umpire positioned yet (rules.checks.umpire_positioned).
+    waiting = before_throw_in(batch) & (batch.phase != THROW_IN) & ~umpire_positioned(batch, thresholds.umpire_still_yds)
+    report["umpire_not_positioned"] = frame_runs(frames, waiting)
     report["tracks_exchanged"] = [{"track_ids": [a, b], "frame": frames[p].index, "by": by}
                                   for by, done in (("looks", exchanges), ("motion", moved)) for a, b, p in done]
     report["tracks_cut_at_team_change"] = [{"track_id": a, "new_track_id": b, "frame": frames[p].index}
@@ -423,6 +435,22 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                       "motion_sightings": int(obs.motion_ball.sightings) if obs.motion_ball is not None else 0}
     return Analysis(report, frames, batch, verdict, events, {tids[k]: identity.get(tids[k]) for k in range(len(tids))},
                     kept)
+
+
+def frame_runs(frames: list, mask: np.ndarray) -> list[dict]:
+    """Runs of consecutive analysed frames (FrameObs) where `mask` (one bool a frame) holds:
+    [{"start_frame", "end_frame", "start_t", "end_t"}]."""
+    runs: list[dict] = []
+    last = None
+    for k in np.flatnonzero(mask):
+        f = frames[k]
+        if last is not None and k == last + 1:
+            runs[-1].update(end_frame=int(f.index), end_t=round(float(f.t), 3))
+        else:
+            runs.append({"start_frame": int(f.index), "end_frame": int(f.index),
+                         "start_t": round(float(f.t), 3), "end_t": round(float(f.t), 3)})
+        last = k
+    return runs
 
 
 def detect_frames(frames, detector, stride: int = 1, idle=None, lock=None):
