@@ -323,3 +323,25 @@ def test_a_window_that_starts_on_a_cut_skips_the_other_shot(tmp_path):
     (c,) = report["cutaways"]
     assert c["cut_frame"] == n and n + away <= c["found_frame"] <= n + away + 5, c
     assert report["frames"][0]["index"] == c["found_frame"]
+
+
+def test_a_fixed_cameras_window_that_starts_on_a_cut_is_not_read_as_that_camera(tmp_path):
+    """`--static-camera` (no lead-in) and `--start` on a cutaway's first frame: the frame before
+    the window is decoded so that the first one is seen as a cut; a fixed camera's analysis ends
+    at a cut, so nothing is left to judge: a one-line error (before, the other shot was judged
+    through the calibration)."""
+    from dataclasses import replace
+
+    from vision.errors import SettingsError
+    from vision.pipeline import AnalyzeOptions, analyze
+    n, away = len(_truth("clean_lineup")["frames"]), 30
+    _cutaway(tmp_path / "clip.mp4", away=away)
+    opts = AnalyzeOptions(defending={"red": "south", "blue": "north"}, calibration=str(SAMPLES / "clean_lineup" /
+                          "calibration.json"), annotate=False, replays=False, moving_camera=False,
+                          window=Window(n / 25, (n + away + 40) / 25))
+    with pytest.raises(SettingsError, match=f"starts on a camera cut at frame {n} "):
+        analyze(tmp_path / "clip.mp4", opts, detector=_Nothing())
+    # From a frame before the cut: judged up to the cut, which ends it.
+    report = analyze(tmp_path / "clip.mp4", replace(opts, window=Window((n - 20) / 25, (n + away) / 25)),
+                     detector=_Nothing()).report
+    assert report["camera_cut"]["frame"] == n and report["frames"][-1]["index"] == n - 1

@@ -246,10 +246,13 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     keys = KeyViews(reader.size) if camera is not None and opts.across_cuts and not one_shot else None
     # A window that starts on a cut (in a cutaway): its first frame is seen against the last one
     # the lead-in followed, and the calibrated camera is looked for among the views it followed.
-    primed = lead_in is not None and lead_in.last_image is not None
+    # (A fixed camera has no lead-in: the frame just before the window is decoded for it.)
+    before = lead_in.last_image if lead_in is not None else \
+        frame_before(video, opts.window, fps) if camera is None else None
+    primed = before is not None
     if primed:
-        cuts.change(lead_in.last_image)
-        if keys is not None and lead_in.keys is not None:
+        cuts.change(before)
+        if keys is not None and lead_in is not None and lead_in.keys is not None:
             keys = lead_in.keys
     # A replay of the calibrated camera's own footage (vision.replays) is skipped as a cutaway is:
     # it shows the past. Seen without a cut (a fixed camera's), the frames observed since it began
@@ -331,6 +334,11 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     if away is not None:                       # the calibrated camera was not seen again
         camera_cut = _cut_record(away)
     frames = obs.frames
+    if not frames and camera_cut is not None:     # the window opened on another shot, never left
+        raise SettingsError(
+            f"the part to analyse ({opts.window.describe() if opts.window else 'the video'}) starts on a camera cut "
+            f"at frame {camera_cut['frame']} ({camera_cut['t']:.2f} s): another shot, and the calibrated camera's view "
+            f"was not seen in it; start the part where that camera is on, or calibrate that shot")
     exchanges = exchange_swaps(frames, voter, obs.looks) if opts.split_swaps else []
     moved = exchange_by_motion(frames, voter, obs.looks) if opts.split_swaps else []
     swaps = split_swaps(frames, voter, obs.looks) if opts.split_swaps else []
@@ -435,6 +443,20 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                       "motion_sightings": int(obs.motion_ball.sightings) if obs.motion_ball is not None else 0}
     return Analysis(report, frames, batch, verdict, events, {tids[k]: identity.get(tids[k]) for k in range(len(tids))},
                     kept)
+
+
+def frame_before(video: Path, window: Window | None, fps: float) -> np.ndarray | None:
+    """The last frame before `window` starts (None: it starts the video, or none can be read)."""
+    if window is None or window.start_s <= 0 or fps <= 0:
+        return None
+    last = None
+    try:
+        with open_video(video, window=Window(max(0.0, window.start_s - 2.0 / fps), window.start_s)) as reader:
+            for _i, _t, frame in reader:
+                last = frame
+    except VideoError:
+        return None
+    return last
 
 
 def frame_runs(frames: list, mask: np.ndarray) -> list[dict]:
