@@ -108,6 +108,12 @@ def umpire_positioned(b: FrameBatch, still_yds: float, window_s: float = 1.0) ->
     return np.any(known & (speed <= still_yds), axis=1) | ~np.any(known, axis=1)
 
 
+def line_up_judged(b: FrameBatch, still_yds: float) -> np.ndarray:
+    """(F,) the line-up frames the line-up codes judge: once an umpire is positioned, and the
+    throw-in frame always (before_throw_in less these: the umpire still riding to his spot)."""
+    return before_throw_in(b) & (umpire_positioned(b, still_yds) | (b.phase == THROW_IN))
+
+
 def wrong_side(b: FrameBatch, margin: float | np.ndarray = 0.0) -> np.ndarray:
     """(F, P) players strictly on the far side of the centre line from the goal they defend
     (by more than `margin` yards)."""

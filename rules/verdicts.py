@@ -50,7 +50,7 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
     # while he still rides to the throw-in spot the players are arriving too (after a goal,
     # some across the line, some cantering towards him). The throw-in frame is always judged.
     at_throw_in = b.phase == THROW_IN
-    judged = lineup & (checks.umpire_positioned(b, thr.umpire_still_yds) | at_throw_in)
+    judged = checks.line_up_judged(b, thr.umpire_still_yds)
 
     ud = checks.umpire_distances(b)
     z = thr.margin_sigmas

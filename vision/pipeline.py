@@ -18,8 +18,7 @@ import numpy as np
 
 from reports.coverage import PLAYERS_PER_TEAM, line_up_coverage
 from rules import Field, FrameBatch, Thresholds, check_batch
-from rules.checks import before_throw_in, umpire_positioned
-from rules.document import THROW_IN
+from rules.checks import before_throw_in, line_up_judged
 from rules.events import violation_events
 from vision import phase as phase_mod
 from vision.ball import BallFollower
@@ -421,7 +420,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     report["events_withheld"] = withheld
     report["coverage"] = line_up_coverage(report["frames"], list(opts.defending), PLAYERS_PER_TEAM)
     # Line-up frames the rules left unjudged: no umpire positioned yet (rules.checks.umpire_positioned).
-    waiting = before_throw_in(batch) & (batch.phase != THROW_IN) & ~umpire_positioned(batch, thresholds.umpire_still_yds)
+    waiting = before_throw_in(batch) & ~line_up_judged(batch, thresholds.umpire_still_yds)
     report["umpire_not_positioned"] = frame_runs(frames, waiting)
     report["tracks_exchanged"] = [{"track_ids": [a, b], "frame": frames[p].index, "by": by}
                                   for by, done in (("looks", exchanges), ("motion", moved)) for a, b, p in done]
