@@ -28,7 +28,7 @@ from vision.camera_motion import CameraMotionTracker  # noqa: E402
 from vision.detect import Detector  # noqa: E402
 from vision.draw import Marker, annotate  # noqa: E402
 from vision.homography import calibrate, image_to_field  # noqa: E402
-from vision.pipeline import _batch  # noqa: E402
+from vision.pipeline import AnalyzeOptions, _batch  # noqa: E402
 from vision.players import pair_units  # noqa: E402
 from vision.positions import ground_point_px  # noqa: E402
 from vision.teams import describe  # noqa: E402
@@ -47,7 +47,7 @@ def main() -> None:
     args = ap.parse_args()
     clip = Path(args.clip)
     fit = calibrate(str(clip.with_name("calibration.json")))
-    det = Detector(args.model, runtime=args.runtime)
+    det = Detector(args.model, runtime=args.runtime, conf=AnalyzeOptions.conf)     # as analyze runs it
     reader = open_video(clip)
     cam = CameraMotionTracker(fit.H, reader.size)
     tracker = UnitTracker(fps=reader.fps or 25)
@@ -117,7 +117,7 @@ def pipelined(clip: Path, det, repeats: int = 1) -> None:
     decoding and detecting alone. The overhead is the share of the wall time that is not
     decoding+detection."""
     from vision.annotate_clip import write_annotated
-    from vision.pipeline import AnalyzeOptions, analyze, team_hints
+    from vision.pipeline import analyze, team_hints
     from vision.sidecar import load_sidecar
     side = load_sidecar(clip)
     opts = AnalyzeOptions(defending=side["defending"], calibration=side["calibration"],

@@ -1,8 +1,10 @@
 """Finding a lost ball again (vision.ball.BallFollower and vision.observe.Observer): once the
 ball has not been seen for TRACK_FRAMES frames, the ball stage also looks at the player nearest
-its last sighting, for REACQUIRE_S; never before it was first seen, nor when it was last seen
-at an umpire (the look at the umpire is there). A loose ball lying still and then missed may
-have been hit: it is looked for where a hit ball would be, towards either goal."""
+its last sighting, for REACQUIRE_S, and at one other player a frame in turn, for SEARCH_S;
+never before it was first seen, nor when it was last seen at an umpire before it was ever seen
+away from the umpires (the look at the umpire is there: the ball in his hand). A loose ball
+lying still and then missed may have been hit: it is looked for where a hit ball would be,
+towards either goal."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -10,7 +12,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from vision.ball import HIT_FROM, HIT_SPEED_YDS, STILL_PX, TRACK_FRAMES, BallFollower, BallSighting
-from vision.observe import REACQUIRE_S, Observer
+from vision.observe import REACQUIRE_S, SEARCH_S, Observer
 
 
 class _Looker:
@@ -53,9 +55,43 @@ def test_the_observer_looks_at_the_horse_nearest_the_last_sighting_for_a_while()
     obs.frames.append(SimpleNamespace(t=2.0, index=50))
     assert obs._ball_lost_near(units, field_yd) is None           # last seen at the umpire: his look
     obs._ball_last = (1.0, np.array([88.0, 71.0]), False, False)
-    assert obs._ball_lost_near(units, field_yd).tolist() == [740.0, 325.0]
+    assert obs._ball_lost_near(units, field_yd).tolist() == [[740.0, 325.0], [130.0, 275.0]]   # nearest, then the other
     obs.frames.append(SimpleNamespace(t=1.0 + REACQUIRE_S + 0.1, index=200))
+    assert obs._ball_lost_near(units, field_yd).tolist() == [[740.0, 325.0]] or \
+        obs._ball_lost_near(units, field_yd).tolist() == [[130.0, 275.0]]     # only the look in turn now
+    obs.frames.append(SimpleNamespace(t=1.0 + SEARCH_S + 0.1, index=400))
     assert obs._ball_lost_near(units, field_yd) is None         # lost too long ago
+
+
+def test_a_lost_ball_is_looked_for_at_every_player_in_turn():
+    """own_goal_blue1: the ball, hit from the line-up by Red #1, rolls on far from everyone and
+    is lost; 1.2 s later Blue #1 rides on to it. Looking only at the player nearest its last
+    sighting never finds it; looking at one other player a frame in turn does."""
+    obs = Observer(detector=None, voter=None, tracker=None, camera=None, H0=np.eye(3))
+    boxes = np.array([[100.0 * k, 200, 100.0 * k + 60, 300] for k in range(1, 9)])
+    units = SimpleNamespace(horse_xyxy=boxes)
+    field_yd = np.c_[np.arange(8) * 5.0 + 50.0, np.full(8, 70.0)]
+    obs._ball_last = (0.0, np.array([50.0, 70.0]), False, False)        # nearest: the first player
+    seen = set()
+    for k in range(8):
+        obs.frames.append(SimpleNamespace(t=REACQUIRE_S + 1.0 + 0.04 * k, index=200 + k))
+        places = obs._ball_lost_near(units, field_yd)
+        assert places.shape == (1, 2)                                  # one look a frame
+        seen.add(tuple(places[0]))
+    assert len(seen) == 8                # every player once in eight frames (the nearest's own
+                                         # look ended with REACQUIRE_S: it takes its turn)
+
+
+def test_once_in_play_a_ball_last_seen_at_an_umpire_is_looked_for_at_the_players():
+    obs = Observer(detector=None, voter=None, tracker=None, camera=None, H0=np.eye(3))
+    units = SimpleNamespace(horse_xyxy=np.array([[100.0, 200, 160, 300], [700, 250, 780, 350]]))
+    field_yd = np.array([[40.0, 60.0], [90.0, 70.0]])
+    obs.frames.append(SimpleNamespace(t=2.0, index=50))
+    obs._ball_last = (1.0, np.array([88.0, 71.0]), True, True)
+    assert obs._ball_lost_near(units, field_yd) is None          # in his hand, never seen in play
+    obs._ball_played = True                                      # seen away from the umpires before
+    places = obs._ball_lost_near(units, field_yd)
+    assert places is not None and places.shape == (1, 2)        # the players in turn (not his nearest)
 
 
 def test_a_ball_lying_still_then_missed_is_looked_for_where_a_hit_would_send_it():

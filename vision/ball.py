@@ -162,7 +162,7 @@ class BallFollower:
             places += [self._last[1] + np.asarray(step, float) * (index - self._last[0])
                        for step in np.asarray(hit_steps, float).reshape(-1, 2)]
         if lost_near is not None and self.lost(index):
-            places.append(np.asarray(lost_near, float))
+            places += list(np.asarray(lost_near, float).reshape(-1, 2))
         fallback = None
         for k, centre in enumerate(places):
             if k >= first_hit and fallback is not None:

@@ -23,6 +23,7 @@ RECENT_HORSE_S = 1.0    # --hidden-horses: a rider's implied horse is not used w
 RECENT_HORSE_YD = 1.5   # this near within this long: the detector missed a horse it sees, and the tracker
                         # bridges that better than the implied box (median 0.7-1 yd off) would
 REACQUIRE_S = 4.0       # a lost ball is looked for near the player nearest its last sighting this long
+SEARCH_S = 10.0         # ... and at one other player a frame, in turn, this long
 VOTE_MIN_SEAT = 0.4     # pairing score (vision.players.seat_score) a look needs to vote: true pairs
                         # score 0.46 and up (the renderer's boxes, all sample clips), a neighbour's rider ~0.33
 
@@ -71,6 +72,7 @@ class Observer:
     frames: list[FrameObs] = field(default_factory=list)
     _horses_seen: list[tuple] = field(default_factory=list)   # (time s, field yd (N, 2)) of detected horses
     _ball_last: tuple | None = None     # (time s, field yd, at an umpire, in his hands) of the last ball seen
+    _ball_played: bool = False          # a ball has been seen away from the umpires
     looks: list[tuple] = field(default_factory=list)   # (frame position, track id, Appearance, umpire said)
     _riders: dict = field(default_factory=dict)   # track id → (frame index, rider box, horse box, umpire said)
 
@@ -126,6 +128,10 @@ class Observer:
                 prev.ball_px, prev.ball_yd = moved[1], image_to_field(prev.H, moved[1][None])[0]
                 if self.ball is not None:
                     self.ball.remember(moved[0], moved[1])
+                if self._ball_last is None or self._ball_last[0] <= prev.t:     # where a lost ball is looked for
+                    self._ball_last = (prev.t, prev.ball_yd, _near_umpire(moved[1], umpires),
+                                       _in_umpire_box(moved[1], umpires))
+                    self._ball_played |= not self._ball_last[2]
         balls = det.of(BALL)
         ball_px = ball_yd = None
         if len(balls):
@@ -141,6 +147,7 @@ class Observer:
         if ball_px is not None:
             ball_yd = image_to_field(H, ball_px[None])[0]
             self._ball_last = (t, ball_yd, _near_umpire(ball_px, umpires), _in_umpire_box(ball_px, umpires))
+            self._ball_played |= not self._ball_last[2]
             if self.motion_ball is not None:
                 self.motion_ball.mark_seen(index)
         obs = FrameObs(index, t, H, ok, ids, units.horse_xyxy, units.person_xyxy,
@@ -179,18 +186,27 @@ class Observer:
         return units.subset(keep), ground[keep], field_yd[keep]
 
     def _ball_lost_near(self, units, field_yd: np.ndarray) -> np.ndarray | None:
-        """Where to look for a lost ball: the horse (its box's lower middle, px) nearest on the
-        field to the ball's last sighting, within REACQUIRE_S of it. A loose ball is where the
-        play is: the player who hit it or is riding on to it (one more look a frame while lost)."""
+        """Where to look for a lost ball ((K, 2) px, the lower middle of horse boxes): the horse
+        nearest on the field to the ball's last sighting, within REACQUIRE_S of it, and one other
+        horse a frame in turn (nearest first), within SEARCH_S. A loose ball is where the play
+        is: the player who hit it or is riding on to it; a ball hit far from everyone is found
+        when a player reaches it (own_goal_blue1: lost at Red #1's hit, 1.2 s before Blue #1
+        rides on to it). A ball last seen at an umpire is his look's (in his hand before the
+        throw-in); once it has been seen away from the umpires (in play) the players are looked
+        at in turn after such a sighting too (a white glove taken for the ball)."""
         if self._ball_last is None or not len(field_yd) or not self.frames:
             return None
-        if self._ball_last[2]:
-            return None              # last seen at an umpire: the look at the umpire covers it
-        if self.frames[-1].t - self._ball_last[0] > REACQUIRE_S:
+        at_umpire = self._ball_last[2]
+        since = self.frames[-1].t - self._ball_last[0]
+        if since > SEARCH_S or (at_umpire and not self._ball_played):
             return None
-        k = int(np.argmin(np.hypot(*(field_yd - self._ball_last[1]).T)))
-        box = units.horse_xyxy[k]
-        return np.array([(box[0] + box[2]) / 2, box[1] + 0.75 * (box[3] - box[1])])
+        order = np.argsort(np.hypot(*(field_yd - self._ball_last[1]).T), kind="stable")
+        picks = [int(order[0])] if since <= REACQUIRE_S and not at_umpire else []
+        if len(order) > len(picks):
+            rest = order[len(picks):]
+            picks.append(int(rest[len(self.frames) % len(rest)]))
+        box = units.horse_xyxy[picks]
+        return np.c_[(box[:, 0] + box[:, 2]) / 2, box[:, 1] + 0.75 * (box[:, 3] - box[:, 1])]
 
     def _ball_hit_steps(self, H: np.ndarray, index: int, t: float) -> np.ndarray | None:
         """(2, 2) px a frame index: a ball hit at HIT_SPEED_YDS from its last sighting towards
