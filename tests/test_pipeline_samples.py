@@ -80,7 +80,7 @@ def _shipped(name: str, tmp_path):
 
 def test_shipped_models_meet_the_thresholds_on_the_near_boards_clip(tmp_path):
     """The whole product, the shipped detector and ball stage included, on a sample clip on
-    which they meet every threshold (eight do; bench/bench_samples.py measures all twelve; README)."""
+    which they meet every threshold (nine do; bench/bench_samples.py measures all twelve; README)."""
     report, score = _shipped("throw_in_near_boards", tmp_path)
     assert report["throw_in"]["method"] == "ball" and report["ball"]["frames_seen"] > 10, report["throw_in"]
     assert score["event_precision"] >= 0.95 and score["event_recall"] >= 0.95, score
@@ -93,17 +93,16 @@ def test_shipped_models_meet_the_thresholds_on_the_near_boards_clip(tmp_path):
     assert report["detector"]["runtime"] == "openvino" and report["detector"]["openvino_precision"] == "f32"
 
 
-def test_shipped_models_on_the_own_goal_clip_find_the_far_umpires_throw_and_the_late_rider(tmp_path):
+def test_shipped_models_on_the_own_goal_clip_find_the_far_umpires_throw_and_the_late_riders_plays(tmp_path):
     """own_goal_blue1 with the shipped models: the ball thrown by a far umpire (1.6 px) is seen
     by its motion, around the umpire even on the frames where the detector misses his rider
     (his rider box as last seen on his horse: without it the throw-in came from the players,
     24 frames late); Blue #1, riding in from his own half after a horse change, is out of the
-    line-up at the throw-in; no event is flagged that the truth does not hold. Of his three plays
-    (improper positioning in the truth) the later two are found: the ball, lost at Red #1's hit
-    from the ranks and last seen by its motion, is looked for at every player in turn and found
-    as Blue #1 reaches it (before session 25: none, the look was at the player nearest a
-    sighting the ball stage had not been told of). His first play, a hit from his dribble, is
-    missed: at the hit the ball model takes a white fleck 50 px off for the ball (README)."""
+    line-up at the throw-in; his three plays (improper positioning in the truth) are found: the
+    ball, lost at Red #1's hit from the ranks and last seen by its motion, is looked for at every
+    player in turn and found as Blue #1 reaches it; at his first hit his white glove is not
+    taken for the ball (a ground ball does not leap into a rider's box). Before session 25 none
+    was found."""
     report, score = _shipped("own_goal_blue1", tmp_path)
     assert report["throw_in"]["method"] == "ball" and report["ball"]["motion_sightings"] >= 3, report["ball"]
     assert score["throw_in_frame_error"] is not None and score["throw_in_frame_error"] <= 3, score
@@ -112,7 +111,7 @@ def test_shipped_models_on_the_own_goal_clip_find_the_far_umpires_throw_and_the_
     assert len(out) == 1 and out[0]["distance_from_centre_yd"] > 40, at["notes"]
     assert {p["team"] for p in at["players"] if p["id"] == out[0]["player"]} == {"blue"}
     assert all(e["code"] == "IMPROPER_POSITIONING" for e in report["events"]), report["events"]
-    assert score["event_precision"] == 1.0 and score["event_recall"] >= 0.6, score
+    assert score["event_precision"] >= 0.95 and score["event_recall"] >= 0.95, score
     assert score["position_error_median_yd"] <= 0.5 and score["position_error_p95_yd"] <= 1.5, score
 
 

@@ -225,3 +225,52 @@ def test_an_umpire_whose_rider_box_is_missed_is_looked_for_where_he_sat_on_his_h
     assert len(obs._umpire_boxes(units(nan4, False), ids, 32 + 26)) == 0  # more than a second on: not known
     obs.voter.umpires.add(3)
     assert len(obs._umpire_boxes(units(nan4, False), ids, 40)) == 1        # the track's vote says umpire
+
+
+class _Fleck(_Looker):
+    """Finds the ball as _Looker does, else a white fleck (a glove, a mallet head) at `fleck` when
+    the window holds it."""
+
+    def __init__(self, ball, fleck):
+        super().__init__(ball)
+        self.fleck = np.asarray(fleck, float)
+
+    def look(self, frame, centre):
+        seen = super().look(frame, centre)                 # the ball scores higher where it is seen
+        if seen is None and np.max(np.abs(np.asarray(centre) - self.fleck)) < self.window_side / 2:
+            return BallSighting(self.fleck, np.r_[self.fleck, self.fleck], 0.37)
+        return seen
+
+
+def test_a_ground_ball_is_not_taken_from_a_riders_upper_body():
+    """own_goal_blue1, frame 106: Blue #1 hits the ball he dribbles; the ball, just struck, is
+    not seen, and the best box in the window is his glove 50 px above it, inside his rider box.
+    A ball followed on the ground does not leap into a rider's upper body in a frame: the
+    sighting is refused, and the ball is found again where it went."""
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    rider = np.array([[660.0, 280, 710, 330]])
+    follower = BallFollower(_Fleck(None, [687.0, 307.0]))
+    follower.remember(104, np.array([671.0, 359.0]))
+    follower.remember(105, np.array([669.0, 359.0]))           # dribbled: 2 px a frame
+    assert follower.find(frame, 106, np.zeros((0, 4)), rider_boxes=rider) is None
+    # without the rider's box the glove is taken for the ball, and followed
+    other = BallFollower(_Fleck(None, [687.0, 307.0]))
+    other.remember(104, np.array([671.0, 359.0]))
+    other.remember(105, np.array([669.0, 359.0]))
+    assert other.find(frame, 106, np.zeros((0, 4))) is not None
+    # the ball seen the next frame, 65 px on, is followed from the last true sighting
+    follower.finder.ball = np.array([734.0, 354.0])
+    seen = follower.find(frame, 107, np.zeros((0, 4)), rider_boxes=rider)
+    assert seen is not None and seen.xy.tolist() == [734.0, 354.0]
+
+
+def test_a_ball_thrown_from_the_umpires_hand_may_pass_a_riders_box():
+    """Just thrown (last seen in the umpire's hand), the ball flies at a rider's height: a
+    sighting in a rider's box then stands."""
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    umpire = np.array([[600.0, 260, 640, 330]])
+    follower = BallFollower(_Looker(np.array([650.0, 300.0])))
+    follower.remember(74, np.array([625.0, 285.0]))              # in his hand
+    follower.remember(75, np.array([625.0, 285.0]))
+    seen = follower.find(frame, 76, umpire, rider_boxes=np.array([[640.0, 280, 690, 330]]))
+    assert seen is not None and seen.xy.tolist() == [650.0, 300.0]

@@ -49,6 +49,7 @@ UPPER_BODY = 0.35        # where in an umpire's (person) box the window is centr
 STILL_PX = 1.0           # a followed sighting moving less than this (px a frame) is still
 HIT_SPEED_YDS = 30.0     # the hit search's guess of a hit ball's speed: a window 213 px wide at the
                          # samples' ~48 px a yard covers 2.5-57 yd/s two frames after, 16-44 four after
+GROUND_PX = 10.0         # a followed ball slower than this (px a frame) is on the ground: not in a rider's box
 HIT_FROM = 2             # frames after the last sighting the hit search starts (one frame after, the
                          # window at the resting place still holds a ball up to ~55 yd/s)
 
@@ -127,11 +128,13 @@ class BallFollower:
         self.track_frames = scaled_frames(TRACK_FRAMES, fps)
         self.hit_from = scaled_frames(HIT_FROM, fps)
         self.still_px = STILL_PX / per_reference(fps)
+        self.ground_px = GROUND_PX / per_reference(fps)
         self._last: tuple[int, np.ndarray, np.ndarray] | None = None   # (frame index, xy, px per frame)
         self.looks = 0
 
     def find(self, frame: np.ndarray, index: int, umpire_boxes: np.ndarray,
-             lost_near: np.ndarray | None = None, hit_steps: np.ndarray | None = None) -> BallSighting | None:
+             lost_near: np.ndarray | None = None, hit_steps: np.ndarray | None = None,
+             rider_boxes: np.ndarray | None = None) -> BallSighting | None:
         """The ball in frame `index`: near its predicted position, else (when the prediction is
         more than a quarter window from the last sighting: a velocity made by a false sighting
         sends it astray) near the last sighting, else near an umpire, else
@@ -164,12 +167,13 @@ class BallFollower:
         if lost_near is not None and self.lost(index):
             places += list(np.asarray(lost_near, float).reshape(-1, 2))
         fallback = None
+        riders = self._riders_to_doubt(index, umpire_boxes, rider_boxes)
         for k, centre in enumerate(places):
             if k >= first_hit and fallback is not None:
                 break                              # the still ball is where it lay: not hit
             self.looks += 1
             seen = self.finder.look(frame, centre)
-            if seen is None:
+            if seen is None or (riders is not None and _inside_any(seen.xy, riders)):
                 continue
             if k == 0 and still and umpires:
                 fallback = seen                    # look at those umpires too
@@ -179,6 +183,23 @@ class BallFollower:
         if fallback is not None:
             self.remember(index, fallback.xy)
         return fallback
+
+    def _riders_to_doubt(self, index: int, umpire_boxes, rider_boxes) -> np.ndarray | None:
+        """The players' person boxes a sighting may not lie in: the ball was last seen on the
+        ground (slow, or lost) away from the umpires, and a ground ball does not leap into a
+        rider's upper body in a frame; a white glove or mallet head there is what the ball model
+        takes for it (own_goal_blue1, frame 106: Blue #1's swing, 50 px above the ball he hits)."""
+        if rider_boxes is None or self._last is None:
+            return None
+        riders = np.asarray(rider_boxes, float).reshape(-1, 4)
+        riders = riders[~np.isnan(riders[:, 0])]
+        if not len(riders):
+            return None
+        slow = self.lost(index) or float(np.hypot(*self._last[2])) < self.ground_px
+        ump = np.asarray(umpire_boxes, float).reshape(-1, 4)
+        if not slow or (len(ump) and _inside_any(self._last[1], ump, grow=0.5)):
+            return None
+        return riders
 
     def lost(self, index: int) -> bool:
         """The ball was seen, but not in the last TRACK_FRAMES frames before `index`."""
@@ -191,6 +212,13 @@ class BallFollower:
         if self._last is not None and 0 < index - self._last[0] <= self.track_frames:
             vel = (xy - self._last[1]) / (index - self._last[0])
         self._last = (index, xy, vel)
+
+
+def _inside_any(xy: np.ndarray, boxes: np.ndarray, grow: float = 0.0) -> bool:
+    """The point lies in one of the (N, 4) boxes, each grown by `grow` of its height each way."""
+    g = grow * (boxes[:, 3] - boxes[:, 1])
+    return bool(np.any((boxes[:, 0] - g <= xy[0]) & (xy[0] <= boxes[:, 2] + g)
+                       & (boxes[:, 1] - g <= xy[1]) & (xy[1] <= boxes[:, 3] + g)))
 
 
 def load_ball_finder(ball_model: str | Path | None, runtime: str = "auto") -> BallFinder | None:

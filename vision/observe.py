@@ -141,7 +141,7 @@ class Observer:
                 self.ball.remember(index, ball_px)
         elif self.ball is not None:
             seen = self.ball.find(frame, index, umpires, self._ball_lost_near(units, field_yd),
-                                  self._ball_hit_steps(H, index, t))
+                                  self._ball_hit_steps(H, index, t), self._rider_boxes(units, ids))
             if seen is not None:
                 ball_px = seen.xy
         if ball_px is not None:
@@ -248,6 +248,15 @@ class Observer:
                 now, then = ground_point_px(np.stack([horse, seen[2]]))
                 out.append(seen[1] + np.tile(now - then, 2))
         return np.array(out).reshape(-1, 4)
+
+
+    def _rider_boxes(self, units, ids: np.ndarray) -> np.ndarray:
+        """Person boxes of this frame's players (riders neither the detector nor the track's
+        vote calls an umpire)."""
+        has = ~np.isnan(units.person_xyxy[:, 0])
+        ump = np.array([bool(units.is_umpire[k]) or (int(ids[k]) >= 0 and self.voter.is_umpire(int(ids[k])))
+                        for k in range(len(ids))], bool).reshape(-1)
+        return units.person_xyxy[has & ~ump] if len(ids) else np.zeros((0, 4))
 
 
 def _in_umpire_box(ball_px: np.ndarray, umpires: np.ndarray | None, margin: float = HAND_MARGIN) -> bool:
