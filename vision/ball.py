@@ -16,10 +16,17 @@ ball --scale 1.5 --crop 320x320`; models/README.md). Where to look, in this orde
    around its resting place within two or three frames; on wrong_side_plays_early the model
    missed it for two frames after the hit and the follower, looking where it had lain, lost
    the hit that makes the illegal play;
-4. once the ball has been lost (not seen for TRACK_FRAMES frames), the place the caller gives:
+4. once the ball has been lost (not seen for TRACK_FRAMES frames), the places the caller gives:
    the pipeline's Observer gives the horse nearest the last sighting on the field, for
    REACQUIRE_S (a loose ball is where the play is; on own_goal_blue1 the ball stage lost the
-   ball dribbled by Blue #1 after 95 of 250 frames, and with this look followed it to the end).
+   ball dribbled by Blue #1 after 95 of 250 frames, and with this look followed it to the end),
+   and one other horse a frame in turn, for SEARCH_S (a ball hit far from everyone is found
+   when a player reaches it: vision.observe).
+
+A ball followed on the ground (slower than GROUND_PX a frame, or lost) and not last seen at an
+umpire is not taken from a player's rider box: a ground ball does not leap into a rider's upper
+body in a frame, and a white glove or mallet head there is what the model takes for it at a hit
+(own_goal_blue1, frame 106). A ball just thrown from the umpire's hand may pass in front of one.
 
 When none is known (no umpire yet, ball never seen) nothing is run, so a clip costs at most
 one to three small inferences per frame. The ball's point is its box centre.
