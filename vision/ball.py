@@ -42,6 +42,7 @@ import numpy as np
 
 from vision.ball_net import BallNet
 from vision.detect import ROOT, ModelError, exported_imgsz, resolve_model, runtime_of
+from vision.detections import inside_grown
 from vision.frame_rate import REFERENCE_FPS, per_reference, scaled_frames
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
@@ -223,9 +224,7 @@ class BallFollower:
 
 def _inside_any(xy: np.ndarray, boxes: np.ndarray, grow: float = 0.0) -> bool:
     """The point lies in one of the (N, 4) boxes, each grown by `grow` of its height each way."""
-    g = grow * (boxes[:, 3] - boxes[:, 1])
-    return bool(np.any((boxes[:, 0] - g <= xy[0]) & (xy[0] <= boxes[:, 2] + g)
-                       & (boxes[:, 1] - g <= xy[1]) & (xy[1] <= boxes[:, 3] + g)))
+    return bool(np.any(inside_grown(np.broadcast_to(np.asarray(xy, float), (len(boxes), 2)), boxes, grow)))
 
 
 def load_ball_finder(ball_model: str | Path | None, runtime: str = "auto") -> BallFinder | None:
