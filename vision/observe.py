@@ -23,7 +23,7 @@ RECENT_HORSE_S = 1.0    # --hidden-horses: a rider's implied horse is not used w
 RECENT_HORSE_YD = 1.5   # this near within this long: the detector missed a horse it sees, and the tracker
                         # bridges that better than the implied box (median 0.7-1 yd off) would
 REACQUIRE_S = 4.0       # a lost ball is looked for near the player nearest its last sighting this long
-SEARCH_S = 10.0         # ... and at one other player a frame, in turn, this long
+SEARCH_S = 6.0          # ... and at one other player a frame, in turn, this long
 VOTE_MIN_SEAT = 0.4     # pairing score (vision.players.seat_score) a look needs to vote: true pairs
                         # score 0.46 and up (the renderer's boxes, all sample clips), a neighbour's rider ~0.33
 
