@@ -235,7 +235,7 @@ class Observer:
             tid = int(ids[k])
             person, horse = units.person_xyxy[k], units.horse_xyxy[k]
             if not np.isnan(person[0]):
-                umpire = bool(units.is_umpire[k]) or (tid >= 0 and self.voter.is_umpire(tid))
+                umpire = self._says_umpire(units, ids, k)
                 if tid >= 0:
                     self._riders[tid] = (index, person.copy(), horse.copy(), umpire)
                 if umpire:
@@ -249,14 +249,17 @@ class Observer:
                 out.append(seen[1] + np.tile(now - then, 2))
         return np.array(out).reshape(-1, 4)
 
-
     def _rider_boxes(self, units, ids: np.ndarray) -> np.ndarray:
         """Person boxes of this frame's players (riders neither the detector nor the track's
         vote calls an umpire)."""
-        has = ~np.isnan(units.person_xyxy[:, 0])
-        ump = np.array([bool(units.is_umpire[k]) or (int(ids[k]) >= 0 and self.voter.is_umpire(int(ids[k])))
-                        for k in range(len(ids))], bool).reshape(-1)
-        return units.person_xyxy[has & ~ump] if len(ids) else np.zeros((0, 4))
+        keep = [k for k in range(len(ids))
+                if not np.isnan(units.person_xyxy[k, 0]) and not self._says_umpire(units, ids, k)]
+        return units.person_xyxy[keep].reshape(-1, 4)
+
+    def _says_umpire(self, units, ids: np.ndarray, k: int) -> bool:
+        """Unit k's person is an umpire, by the detector's class or his track's vote."""
+        tid = int(ids[k])
+        return bool(units.is_umpire[k]) or (tid >= 0 and self.voter.is_umpire(tid))
 
 
 def _in_umpire_box(ball_px: np.ndarray, umpires: np.ndarray | None, margin: float = HAND_MARGIN) -> bool:
