@@ -209,3 +209,15 @@ def test_frame_size_is_checked():
     tracker = CameraMotionTracker(np.linalg.inv(_camera(0)), SIZE)
     with pytest.raises(ValueError, match="640x360"):
         tracker.update(np.zeros((100, 100, 3), np.uint8))
+
+
+def test_last_grey_is_the_last_frame_in_grey(clip):
+    """Observer hands the tracker's grey image to the thrown-ball finder instead of converting
+    the frame again: it must be the full-resolution grey of the frame just passed."""
+    Gs, frames = clip
+    tracker = CameraMotionTracker(np.linalg.inv(Gs[0]), SIZE, scale=0.5)
+    assert tracker.last_grey is None
+    for frame in frames[:3]:
+        tracker.update(frame)
+        assert tracker.last_grey.shape == frame.shape[:2]
+        assert np.array_equal(tracker.last_grey, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))

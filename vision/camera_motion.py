@@ -379,6 +379,12 @@ class CameraMotionTracker:
             self.update(frame, exclude_boxes)
 
     @property
+    def last_grey(self) -> np.ndarray | None:
+        """The full-resolution grey image of the last frame passed to `update` (others that need
+        the frame in grey take it from here instead of converting it again)."""
+        return self._full_gray
+
+    @property
     def n_features(self) -> int:
         """Live tracks."""
         return len(self._tracks)

@@ -122,7 +122,10 @@ class Observer:
         if self.motion_ball is not None:
             # The previous frame's ball from motion (it needs this frame): recorded there, and
             # followed from there by the ball stage.
-            moved = self.motion_ball.push(index, frame, H if self.camera is not None else None, umpires)
+            # The camera tracker has just made this frame's grey image: one conversion, not two.
+            grey = self.camera.last_grey if self.camera is not None else None
+            moved = self.motion_ball.push(index, grey if grey is not None else frame,
+                                          H if self.camera is not None else None, umpires)
             if moved is not None and self.frames and self.frames[-1].index == moved[0]:
                 prev = self.frames[-1]
                 prev.ball_px, prev.ball_yd = moved[1], image_to_field(prev.H, moved[1][None])[0]
