@@ -97,6 +97,28 @@ def test_a_brisk_walk_at_the_umpire_under_real_noise_is_not_the_start_of_play():
     assert f is not None and abs(f - 80) <= 5
 
 
+def test_two_tracks_stepping_to_their_neighbours_horses_are_not_the_start_of_play():
+    """Riders walking at the umpire seen end-on (held-out advancing_on_umpire, session 26):
+    two tracks pass to the neighbour's horse 3 yd deeper in the rank at frames 56 and 57 (9
+    yd/s over the 0.4-s speed window, for 0.4 s each). With
+    play confirmed over 0.3 s that was a throw-in at frame 52; play has to last longer than the
+    speed window (PLAY_SUSTAIN_S). A real start, riders at 6 yd/s from frame 80, is still found,
+    also when the clip ends 1 s after it."""
+    from vision.phase import PLAY_SUSTAIN_S, SPEED_WINDOW_S, throw_in_from_players
+    assert PLAY_SUSTAIN_S > SPEED_WINDOW_S
+    walk = _players(None)
+    walk[:, 40:, 1] = 1.5 * (T[40:] - T[40])
+    walk[1, 56:, 1] += 3.0                     # now on the horse behind his own
+    walk[2, 57:, 1] += 3.0
+    assert throw_in_from_players(T, walk, play_sustain_s=0.3) is not None    # as it was
+    assert throw_in_from_players(T, walk) is None
+    assert detect_throw_in(T, walk, _ball(), UMPIRE).frame is None
+    start = _players(80)
+    assert abs(throw_in_from_players(T, start) - 80) <= 3
+    short = int(80 + FPS)                      # the footage ends a second after the start
+    assert abs(throw_in_from_players(T[:short], start[:, :short]) - 80) <= 3
+
+
 def _false_track(ball: np.ndarray, at: int) -> np.ndarray:
     """Three sightings in line, 8 px a frame, beside the umpire: a rider's white glove riding past
     at the pace of a slow throw (the false throw-in of clean_lineup in session 5)."""

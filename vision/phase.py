@@ -44,6 +44,12 @@ HELD_NEAR = 1.0              # "in hand": within this many umpire box heights of
 HELD_SHARE = 0.5             # ... seen in at least this share of the frames (the samples: all or none)
 PLAY_SPEED = 4.0             # after a start, play reaches this (yd/s; a walk at the umpire is ~1.5) ...
 CONFIRM_S = 1.0              # ... for at least two players within this long
+PLAY_SUSTAIN_S = 0.5         # ... each time for this long: longer than SPEED_WINDOW_S, so that a track's
+                             # step (an id passed to the neighbour in the rank, 3 yd deeper) cannot pass for
+                             # play alone: it raises the speed over SPEED_WINDOW_S for that long only (a
+                             # re-rendered advancing_on_umpire, riders walking at the umpire at 1.5 yd/s seen
+                             # end-on: two tracks stepping between neighbours at 5-9 yd/s for 0.3-0.4 s made a
+                             # throw-in from the players; at 0.3 s, as before session 26)
 BALL_CONFIRM_S = 2.0         # a throw-in seen from the ball: play follows within this long (the
                              # ball must reach the players first; on the samples' true positions 0.9-1.3 s)
 END_CHECK_S = 1.0            # a release too near the end for play to be seen in full is taken unless
@@ -190,13 +196,15 @@ def ball_held(ball_px: np.ndarray, umpire_box: np.ndarray, start: int, end: int,
 
 
 def throw_in_from_players(t: np.ndarray, xy: np.ndarray, movers: int = 2, speed_yds: float = 2.5,
-                          still_s: float = 1.0, sustain_s: float = 0.3, start: int = 0) -> int | None:
+                          still_s: float = 1.0, sustain_s: float = 0.3, start: int = 0,
+                          play_sustain_s: float = PLAY_SUSTAIN_S) -> int | None:
     """The first frame (from `start`) from which at least `movers` players ride faster than
     `speed_yds` for `sustain_s` (a jump of one jittery track for a frame or two is not the
     start of play), after at least `still_s` of stillness, and confirmed by play: within
-    CONFIRM_S, at least `movers` players faster than PLAY_SPEED for `sustain_s` (players
-    walking at the umpire, whose measured speeds scatter about 1.5 yd/s, never get there;
-    after a throw-in they ride at 5-12 yd/s within a second)."""
+    CONFIRM_S, at least `movers` players faster than PLAY_SPEED for `play_sustain_s` (players
+    walking at the umpire, whose measured speeds scatter about 1.5 yd/s, never get there, nor
+    a track's step to a neighbour's horse, which lasts SPEED_WINDOW_S; after a throw-in they
+    ride at 5-12 yd/s within a second)."""
     v = speeds(xy, t, SPEED_WINDOW_S)
     if not v.size:
         return None
@@ -209,7 +217,7 @@ def throw_in_from_players(t: np.ndarray, xy: np.ndarray, movers: int = 2, speed_
         if moving[f] == 0:
             still_since = t[f] if still_since is None else still_since
         elif moving[f] >= movers and still_since is not None and t[f] - still_since >= still_s:
-            if _held_for(t, moving, f, movers, sustain_s) and _confirmed(t, fast, f, movers, sustain_s):
+            if _held_for(t, moving, f, movers, sustain_s) and _confirmed(t, fast, f, movers, play_sustain_s):
                 return f
         elif moving[f] >= movers:
             still_since = None
