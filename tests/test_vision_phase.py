@@ -40,6 +40,22 @@ def test_the_ball_leaving_the_hand_is_the_throw_in_back_dated_to_the_release():
     assert ti.method == "ball" and ti.frame == 61 - RELEASE_LAG_FRAMES
 
 
+def test_a_release_seen_after_play_began_gives_way_to_the_start_of_play():
+    """Play cannot start before the throw-in. The thrown ball unseen (behind the umpire), the
+    ball stage's first "release" is a later hit near him (clean_lineup_pan: 87, the players
+    ride off at 82, truth 62): the players' start is the latest the throw-in can be. A
+    release seen before the players ride off stays the throw-in (every sample whose ball was
+    seen thrown: the players followed 10-37 frames later)."""
+    late = detect_throw_in(T, _players(80), _ball(thrown_at=95), UMPIRE)
+    assert late.method == "players" and abs(late.frame - 80) <= 1
+    early = detect_throw_in(T, _players(90), _ball(held_until=60, thrown_at=61), UMPIRE)
+    assert early.method == "ball" and early.frame == 61 - RELEASE_LAG_FRAMES
+    # a start of play while the ball is still seen in his hand is no start: the release stands
+    held = _ball(held_until=110, thrown_at=110)
+    ti = detect_throw_in(T, _players(80), held, UMPIRE)
+    assert ti.method == "ball" and ti.frame == 110 - RELEASE_LAG_FRAMES
+
+
 def test_players_riding_at_the_umpire_while_he_holds_the_ball_have_not_started_play():
     """The ball still in his hand through the second after the players move: that is not
     the throw-in (advancing on the umpire); with no later start there is none."""

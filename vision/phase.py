@@ -8,6 +8,8 @@ The throw-in frame is found, in order of preference, from
    unless the ball is seen still in the umpire's hand through the next HELD_CHECK_S (players
    who ride at the umpire before he throws have not started play), when the next such
    start is taken.
+Play cannot start before the throw-in: a start from the players before the release found
+from the ball wins (that "release" was a later hit; the thrown ball was not seen).
 Frames before the throw-in are the line-up, after it play. A user override wins.
 """
 from __future__ import annotations
@@ -249,15 +251,17 @@ def detect_throw_in(t: np.ndarray, players: np.ndarray, ball_px: np.ndarray, ump
         fast = np.sum(v > PLAY_SPEED, axis=0) if len(v) else np.zeros(len(t), int)
     found = [f for f in (_ball_throw_followed_by_play(t, fast, ball_px, box) for box in umpire_boxes)
              if f is not None]
-    if found:
-        return ThrowIn(min(found), "ball")
+    released = min(found) if found else None
+    # Play cannot start before the throw-in: a start from the players before the release seen
+    # from the ball says that "release" was a later hit (the thrown ball unseen), and the
+    # throw-in was at the latest when play began.
     f = throw_in_from_players(t, players)
-    while f is not None:
+    while f is not None and (released is None or f < released):
         end = int(np.searchsorted(t, t[f] + HELD_CHECK_S))
         if not any(ball_held(ball_px, box, f, end) for box in umpire_boxes):
             return ThrowIn(f, "players")
         f = throw_in_from_players(t, players, start=f + 1)
-    return ThrowIn(None, "none")
+    return ThrowIn(released, "ball") if released is not None else ThrowIn(None, "none")
 
 
 def _ball_throw_followed_by_play(t: np.ndarray, fast: np.ndarray, ball_px: np.ndarray, box: np.ndarray,
