@@ -15,6 +15,7 @@ import numpy as np
 PLAYERS_PER_TEAM = 4
 SHORT_SHARE = 0.5        # a team short of players in more than this share of the line-up frames is warned of
 LATER_PLAY_S = 20.0      # footage running on this long after the throw-in may hold another line-up, not judged
+PLAYERS_LAG_S = 1.5      # the players ride off at most about this long after the throw (27 rendered clips: 0.16-1.52 s)
 
 
 def line_up_coverage(frames: list[dict], teams: list[str], per_team: int = PLAYERS_PER_TEAM) -> dict:
@@ -84,11 +85,28 @@ def later_play_warning(report: dict) -> str | None:
             f"them in the sidecar's throw_ins, e.g. with `polo-lineup find-throw-ins VIDEO --write`, and run batch)")
 
 
+def players_throw_in_warning(report: dict) -> str | None:
+    """A warning when the throw-in was taken from the players riding off (vision.phase), not
+    from the ball: the throw was not seen, and the players ride off some time after it (on
+    the samples and both re-rendered sets, session 26, the players' start came 4-38 frames after
+    the true throw on the 27 clips where it was found: 0.16-1.52 s), so the line-up's last frames
+    before it may already be play. None otherwise."""
+    ti = report.get("throw_in") or {}
+    if ti.get("method") != "players" or ti.get("frame") is None:
+        return None
+    return (f"the throw-in (frame {ti['frame']}, {ti['t']:.2f} s) was taken from the players riding off: the throw "
+            f"itself was not seen, and players ride off up to {PLAYERS_LAG_S:.1f} s after a throw, so line-up "
+            f"verdicts in the {PLAYERS_LAG_S:.1f} s before it may be play (check the clip; --throw-in-frame or the "
+            f"sidecar's throw_in_frame sets the throw-in)")
+
+
 def report_warnings(report: dict) -> list[str]:
     """Everything a reader of the verdicts is warned of: the cutaways skipped, the frames not
-    analysed after a camera cut, footage running on long after the throw-in, the line-up frames
-    not judged while the umpire was still riding to his spot, then the teams short of players."""
+    analysed after a camera cut, footage running on long after the throw-in, a throw-in taken
+    from the players, the line-up frames not judged while the umpire was still riding to his
+    spot, then the teams short of players."""
     return cutaway_warnings(report) + [w for w in (camera_cut_warning(report), later_play_warning(report),
+                                                   players_throw_in_warning(report),
                                                    umpire_moving_warning(report)) if w] \
         + coverage_warnings(report)
 

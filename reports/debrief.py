@@ -31,7 +31,8 @@ from urllib.parse import quote
 import numpy as np
 
 from reports.atomic import write_text
-from reports.coverage import camera_cut_warning, coverage_warnings, cutaway_warnings, later_play_warning
+from reports.coverage import (camera_cut_warning, coverage_warnings, cutaway_warnings, later_play_warning,
+                              players_throw_in_warning)
 from reports.writers import part_analysed, withheld_reason
 from rules.events import WORST, event_key
 
@@ -460,6 +461,9 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
     later = later_play_warning(report)
     if later:         # one throw-in a clip: a later line-up would be judged as play
         verdict += f"<br><p class=\"verdict warn\" id=\"later-play-warning\">One throw-in judged: {_e(later)}.</p>"
+    by_players = players_throw_in_warning(report)
+    if by_players:    # the throw was not seen: the line-up's last frames may be play
+        verdict += f"<br><p class=\"verdict warn\" id=\"throw-in-warning\">Throw-in not seen: {_e(by_players)}.</p>"
     warnings = coverage_warnings(report)
     if warnings:      # players the detector missed in the line-up: nobody judged them
         verdict += ("<br><p class=\"verdict warn\" id=\"coverage-warning\">Not every player was placed: "

@@ -72,6 +72,28 @@ def test_footage_running_on_long_after_the_throw_in_is_warned_of():
     assert "warning: the footage runs 77 s past the throw-in" in console_summary(report)
 
 
+def test_a_throw_in_taken_from_the_players_is_warned_of():
+    """The throw not seen, the throw-in comes from the players riding off, who do so up to
+    ~1.5 s after a throw: the reader is told the line-up's last frames may be play (console,
+    debrief, batch); a throw-in from the ball or set by hand is not warned of."""
+    from reports.coverage import PLAYERS_LAG_S, report_warnings
+    frames = [{"index": i, "t": i / 25, "phase": "lineup" if i < 82 else "play", "players": [], "umpires": [],
+               "violations": [], "notes": []} for i in range(150)]
+    report = {"video": "x.mp4", "fps": 25.0, "frames_analysed": len(frames),
+              "options": {"defending": {"red": "south", "blue": "north"}, "stride": 1, "min_run": 3},
+              "calibration": {"rms_px": 0.1, "rms_yd": 0.01}, "throw_in": {"frame": 82, "t": 3.28, "method": "players"},
+              "tracks": [], "events": [], "summary": {"processing_s": 0.1}, "frames": frames}
+    warnings = report_warnings(report)
+    assert len(warnings) == 1 and "frame 82, 3.28 s" in warnings[0] and "--throw-in-frame" in warnings[0]
+    assert f"{PLAYERS_LAG_S:.1f} s" in warnings[0]
+    assert 'id="throw-in-warning"' in debrief_html(report, None, "annotated.mp4")
+    assert "warning: the throw-in (frame 82, 3.28 s) was taken from the players" in console_summary(report)
+    for method in ("ball", "override"):
+        report["throw_in"]["method"] = method
+        assert report_warnings(report) == []
+        assert 'id="throw-in-warning"' not in debrief_html(report, None, "annotated.mp4")
+
+
 def test_line_up_frames_not_judged_while_the_umpire_rides_in_are_said():
     """The rules judge the line-up once the umpire is positioned: the frames before are named in
     a warning (report.json `umpire_not_positioned`, runs of analysed frames), none when he stood."""

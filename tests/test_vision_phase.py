@@ -45,7 +45,7 @@ def test_a_release_seen_after_play_began_gives_way_to_the_start_of_play():
     ball stage's first "release" is a later hit near him (clean_lineup_pan: 87, the players
     ride off at 82, truth 62): the players' start is the latest the throw-in can be. A
     release seen before the players ride off stays the throw-in (every sample whose ball was
-    seen thrown: the players followed 10-37 frames later)."""
+    seen thrown: the players followed 10-36 frames later)."""
     late = detect_throw_in(T, _players(80), _ball(thrown_at=95), UMPIRE)
     assert late.method == "players" and abs(late.frame - 80) <= 1
     early = detect_throw_in(T, _players(90), _ball(held_until=60, thrown_at=61), UMPIRE)
