@@ -463,7 +463,7 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
         verdict += f"<br><p class=\"verdict warn\" id=\"later-play-warning\">One throw-in judged: {_e(later)}.</p>"
     by_players = players_throw_in_warning(report)
     if by_players:    # the throw was not seen: the line-up's last frames may be play
-        verdict += f"<br><p class=\"verdict warn\" id=\"throw-in-warning\">Throw-in not seen: {_e(by_players)}.</p>"
+        verdict += f"<br><p class=\"verdict warn\" id=\"throw-in-warning\">Check the throw-in: {_e(by_players)}.</p>"
     warnings = coverage_warnings(report)
     if warnings:      # players the detector missed in the line-up: nobody judged them
         verdict += ("<br><p class=\"verdict warn\" id=\"coverage-warning\">Not every player was placed: "
