@@ -131,10 +131,8 @@ class Observer:
                 prev.ball_px, prev.ball_yd = moved[1], image_to_field(prev.H, moved[1][None])[0]
                 if self.ball is not None:
                     self.ball.remember(moved[0], moved[1])
-                if self._ball_last is None or self._ball_last[0] <= prev.t:     # where a lost ball is looked for
-                    self._ball_last = (prev.t, prev.ball_yd, _near_umpire(moved[1], umpires),
-                                       _in_umpire_box(moved[1], umpires))
-                    self._ball_played |= not self._ball_last[2]
+                if self._ball_last is None or self._ball_last[0] <= prev.t:
+                    self._saw_ball(prev.t, prev.ball_yd, moved[1], umpires)
         balls = det.of(BALL)
         ball_px = ball_yd = None
         if len(balls):
@@ -149,14 +147,19 @@ class Observer:
                 ball_px = seen.xy
         if ball_px is not None:
             ball_yd = image_to_field(H, ball_px[None])[0]
-            self._ball_last = (t, ball_yd, _near_umpire(ball_px, umpires), _in_umpire_box(ball_px, umpires))
-            self._ball_played |= not self._ball_last[2]
+            self._saw_ball(t, ball_yd, ball_px, umpires)
             if self.motion_ball is not None:
                 self.motion_ball.mark_seen(index)
         obs = FrameObs(index, t, H, ok, ids, units.horse_xyxy, units.person_xyxy,
                        units.is_umpire, ground, field_yd, ball_px, ball_yd, units.inferred)
         self.frames.append(obs)
         return obs
+
+    def _saw_ball(self, t: float, ball_yd: np.ndarray, ball_px: np.ndarray, umpires: np.ndarray | None) -> None:
+        """Record the ball's last sighting (where a lost ball is looked for: _ball_lost_near,
+        _ball_hit_steps) and whether the ball has been seen away from the umpires (in play)."""
+        self._ball_last = (t, ball_yd, _near_umpire(ball_px, umpires), _in_umpire_box(ball_px, umpires))
+        self._ball_played |= not self._ball_last[2]
 
     def forget_after(self, index: int) -> FrameObs | None:
         """Take back the observations of the frames after `index` (a replay found there: they
