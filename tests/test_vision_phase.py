@@ -279,6 +279,41 @@ def test_a_slow_drop_spans_as_long_at_50_frames_a_second():
         assert (ti.method == "ball") == found, (fps, n, ti)
 
 
+def _two_sightings(first: int, offsets: list[tuple[int, float, float]]) -> np.ndarray:
+    """The ball seen at `first` just below the hand (inside his box), then at `first + df` moved
+    (dx, dy) box heights (100 px) from there, for each of `offsets`."""
+    ball = np.full((F, 2), np.nan)
+    ball[first] = HAND + (10.0, 7.0)
+    for df, dx, dy in offsets:
+        ball[first + df] = ball[first] + (100.0 * dx, 100.0 * dy)
+    return ball
+
+
+def test_a_ball_seen_leaving_his_hand_then_on_the_ground_after_a_gap_is_the_throw_in():
+    """An underhand throw into the ranks, seen from behind the umpire (re-rendered
+    wrong_side_plays_early and slow_returner_blue1_delayed_foul): the ball stage sees it once
+    as it leaves his hand and once more, 6-7 frames later, 0.22-0.31 box heights lower, on the
+    ground; his body and the horses hide the rest. The players ride off 28 frames after the
+    throw: the throw-in is the first sighting, back-dated to the release."""
+    for df, dx, dy in ((7, 0.12, 0.29), (6, 0.09, 0.22)):
+        ti = detect_throw_in(T, _players(92), _two_sightings(64, [(df, dx, dy)]), UMPIRE)
+        assert (ti.method, ti.frame) == ("ball", 64 - RELEASE_LAG_FRAMES), (df, ti)
+
+
+def test_two_sightings_a_gap_apart_that_do_not_fall_from_his_hand_are_not_a_throw():
+    """A second sighting moved across more than down (a glove riding past), up (a mallet's
+    head), too little (jitter), too late, or back at the place the ball was held: the players'
+    start stays the throw-in. Each would have been a throw as a straight drop."""
+    for df, dx, dy in ((7, 0.55, 0.26), (7, 0.1, -0.3), (7, 0.02, 0.08), (12, 0.1, 0.3)):
+        ti = detect_throw_in(T, _players(92), _two_sightings(64, [(df, dx, dy)]), UMPIRE)
+        assert ti.method == "players" and abs(ti.frame - 92) <= 1, (df, dx, dy, ti)
+    held = _two_sightings(64, [(7, 0.1, 0.3)])
+    held[50:64:2] = held[64]                     # seen in his hand, still, before
+    held[66] = held[64]                          # ... and back there after the gap
+    ti = detect_throw_in(T, _players(92), held, UMPIRE)
+    assert ti.method == "players", ti
+
+
 def test_still_flecks_above_the_umpire_seen_by_turns_are_not_a_throw():
     """Four raised mallet heads in a row above the umpire, one per rank, each seen at the same
     place again and again but by turns, in an order that draws a fast ball along a line (a

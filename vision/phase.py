@@ -35,6 +35,11 @@ THROW_SPEED = 0.06           # a thrown ball moves at least this many umpire box
 SLOW_THROW_SPEED = 0.03     # a throw along the camera's line of sight moves slowly in the image (a re-rendered
                              # clean_lineup_pan, the camera behind the umpire: 0.047 box heights a frame) ...
 SLOW_THROW_SIGHTINGS = 4     # ... and counts when this many sightings drop from his box at this speed or more
+DROP_GAP_FRAMES = 8          # a ball seen leaving his hand and, at most this many frames later, ...
+DROP_MIN = 0.15              # ... this many box heights lower (and more down than across) fell from it:
+                             # an underhand throw into the ranks seen from behind him, the ball hidden by
+                             # his body and the horses between (re-rendered wrong_side_plays_early and
+                             # slow_returner_blue1_delayed_foul: seen at 64-65, then at 71 0.22-0.31 lower)
 LINE_TOLERANCE = 0.05        # the third sighting's distance from the line, in box heights per frame since the first
 STILL_PX = 1.5               # a sighting outside the umpire's box within this many pixels (relative to him) of ...
 STILL_REPEATS = 3            # ... this many others within HELD_RECENT_FRAMES either side is a still fleck (a raised
@@ -89,7 +94,8 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     frames) that is not back in his hand; back-dated one frame to the release. A ball held
     still (its offset from his box centre unchanged, to a twentieth of his height; first seen
     inside his box, grown by HAND_MARGIN) is not thrown; a still fleck outside his box
-    (_still_flecks) is not looked at; a lone sighting is not a throw, nor a
+    (_still_flecks) is not looked at; a lone sighting is not a throw (unless it is in his box
+    and the next, after a gap, is well below it: _dropped_to_ground), nor a
     slow one (THROW_SPEED; unless it drops from his box, _drops_from_hand), nor (unless the
     ball was seen in his hand first, within HELD_RECENT_FRAMES) two without a third in line
     with them. Sightings before frame `start` are not looked at.
@@ -125,6 +131,8 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
             held, held_at = off[a], a                      # first seen, held still (in his hand)
             continue
         if nxt is None or nxt - a > gap:
+            if _dropped_to_ground(a, idx, off, h, hand, held, gap, r):
+                return max(0, int(a) - scaled_frames(RELEASE_LAG_FRAMES, fps))
             continue                                       # a lone sighting: not enough
         if held is not None and np.hypot(*(off[nxt] - held)) < 0.05 * h[nxt]:
             continue                                       # back in hand next: a jitter
@@ -140,6 +148,26 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
             continue                                       # (after a ball seen in hand, two will do)
         return max(0, int(a) - scaled_frames(RELEASE_LAG_FRAMES, fps))
     return None
+
+
+def _dropped_to_ground(a: int, idx: np.ndarray, off: np.ndarray, h: np.ndarray, hand: np.ndarray,
+                       held: np.ndarray | None, gap: int, r: float) -> bool:
+    """A sighting `a` in the umpire's box (his hand) whose next sightings come after a gap (more
+    than `gap` frames): the first of them within DROP_GAP_FRAMES (reference frames, `r` each)
+    that is at least DROP_MIN of his box height lower than `a` and moved more down than across
+    says the ball fell from his hand: thrown down into the ranks. One back at the place it was
+    held (`held`) first says it is still in his hand; a glove or a fleck beside him moves across
+    or up, not straight down and away from the hand."""
+    if not hand[a]:
+        return False
+    later = idx[(idx > a + gap) & (idx <= a + DROP_GAP_FRAMES * r)]
+    for b in later:
+        dy, dx = off[b, 1] - off[a, 1], off[b, 0] - off[a, 0]
+        if held is not None and np.hypot(*(off[b] - held)) < 0.05 * h[b]:
+            return False
+        if dy >= DROP_MIN * h[a] and abs(dx) <= dy:
+            return True
+    return False
 
 
 def _still_flecks(idx: np.ndarray, off: np.ndarray, hand: np.ndarray, span: float) -> np.ndarray:
