@@ -193,6 +193,27 @@ def test_a_ball_seen_in_hand_long_before_does_not_vouch_for_two_stray_sightings(
     assert (ti.method, ti.frame) == ("ball", 60 - RELEASE_LAG_FRAMES)
 
 
+def test_a_ball_seen_in_hand_vouches_only_for_a_throw_first_seen_in_his_box():
+    """A re-rendered slow_returner_red2 (seed 2900): a white fleck at the umpire's knee, inside
+    his box and still for seconds, passed for the ball in his hand; two sightings over his
+    shoulder, outside his box, 1.6 box heights from it a frame later, then passed for the throw
+    (two are enough after a ball in hand): a throw-in 28 frames early. A ball leaving his hand
+    is first seen in his box: two sightings outside it need a third in line, and the players'
+    start is the throw-in. The same two sightings starting in his box stay a throw."""
+    knee = np.array([522.0, 293.0])                          # +0.43 box heights below his centre
+    ball = np.full((F, 2), np.nan)
+    ball[20:60:3] = knee
+    ball[60] = knee
+    outside = ball.copy()
+    outside[61], outside[62] = (621.0, 163.0), (613.0, 244.0)    # over his shoulder: out of his box
+    ti = detect_throw_in(T, _players(80), outside, UMPIRE)
+    assert ti.method == "players" and abs(ti.frame - 80) <= 1, ti
+    inside = ball.copy()
+    inside[61], inside[62] = HAND + (10.0, -5.0), HAND + (40.0, 5.0)
+    ti = detect_throw_in(T, _players(80), inside, UMPIRE)
+    assert (ti.method, ti.frame) == ("ball", 61 - RELEASE_LAG_FRAMES), ti
+
+
 def test_a_fleck_held_still_above_the_umpires_head_does_not_vouch_for_a_throw():
     """Held-out clean_lineup (session 16): a white fleck still for two frames 0.4-0.7 box
     heights above the umpire's box, then two unrelated sightings 80 px apart in consecutive

@@ -97,8 +97,9 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     (_still_flecks) is not looked at; a lone sighting is not a throw (unless it is in his box
     and the next, after a gap, is well below it: _dropped_to_ground), nor a
     slow one (THROW_SPEED; unless it drops from his box, _drops_from_hand), nor (unless the
-    ball was seen in his hand first, within HELD_RECENT_FRAMES) two without a third in line
-    with them. Sightings before frame `start` are not looked at.
+    ball was seen in his hand first, within HELD_RECENT_FRAMES, and the first of the two is in
+    his box, where a ball leaving his hand is first seen) two without a third in line with
+    them. Sightings before frame `start` are not looked at.
     The frame counts and speeds a frame are for REFERENCE_FPS; `fps` above it scales them
     (below it they stay: a frame stride makes the same sightings farther apart, which these
     allow for)."""
@@ -144,8 +145,11 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
         vel = (off[nxt] - off[a]) / (nxt - a)
         later = idx[(idx > nxt) & (idx <= nxt + gap)]
         err = np.hypot(*(off[later] - (off[nxt] + vel * (later - nxt)[:, None])).T) if len(later) else np.zeros(0)
-        if held is None and not np.any(err < LINE_TOLERANCE * h[a] * (later - a) / r):
-            continue                                       # (after a ball seen in hand, two will do)
+        # After a ball seen in hand two will do, the first in his box: what vouched may be a white
+        # fleck at his knee (a re-rendered slow_returner_red2: one seen there for 4 s, then two
+        # stray sightings over his shoulder made a throw-in 28 frames early).
+        if (held is None or not hand[a]) and not np.any(err < LINE_TOLERANCE * h[a] * (later - a) / r):
+            continue
         return max(0, int(a) - scaled_frames(RELEASE_LAG_FRAMES, fps))
     return None
 
