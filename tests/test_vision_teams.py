@@ -253,3 +253,33 @@ def test_describe_without_stripes_and_observation_count():
     for _ in range(4):
         voter.observe(3, plain, umpire=False)
     assert voter.observations(3) == 4 and voter.observations(99) == 0
+
+
+def _behind(rng, share: float) -> np.ndarray:
+    """A red rider seen behind a blue one: the lower `share` of his jersey band covered by the
+    blue jersey (and helmet) of the rider in front of him, as in a line-up filmed along its ranks."""
+    img = rider(rng, RED)
+    h = img.shape[0]
+    cut = int(0.12 * h + (1 - share) * 0.43 * h)
+    img[cut:] = np.clip(np.array(BLUE) + rng.normal(0, 8, img[cut:].shape), 0, 255).astype(np.uint8)
+    return img
+
+
+def test_looks_of_two_kits_at_once_give_way_to_clear_looks():
+    """A rider behind one of the other team (a re-rendered wrong_side_plays_early: Red #4 behind
+    Blue #4, 28 line-up looks each a little nearer blue) is the team of his few clear looks;
+    with no clear look at all, the nearer colour still names him."""
+    rng = np.random.default_rng(11)
+    voter = IdentityVoter(hints={"red": RED, "blue": BLUE})
+    for _ in range(20):
+        for tid in range(1, 9):                                      # four riders a team
+            voter.observe(tid, describe(rider(rng, RED if tid <= 4 else BLUE), BOX))
+    for _ in range(20):
+        voter.observe("behind", describe(_behind(rng, 0.55), BOX))
+        voter.observe("always behind", describe(_behind(rng, 0.55), BOX))
+    assert voter.identity("behind") == voter.identity("always behind") == "blue"
+    for _ in range(5):
+        voter.observe("behind", describe(rider(rng, RED), BOX))     # the rider in front has gone
+    assert voter.identity("behind") == "red"
+    assert voter.identity("always behind") == "blue"
+    assert [voter.identity(t) for t in range(1, 9)] == ["red"] * 4 + ["blue"] * 4

@@ -15,6 +15,10 @@ MIN_CONTRARY is 1: a track lost in the bunch and found again on an opponent's ho
 line may be looked at only once there (a re-rendered clean_lineup: one red look, no blue one,
 and a false WRONG_SIDE); a withheld event is still listed for the reviewer, a wrong verdict is
 not what a reviewer should be shown first.
+Only clear looks count (vision.swaps.named_looks, clear_only): a look nearly as close to both
+team colours names neither (a re-rendered wrong_side_plays_early: Red #4 on the wrong side,
+seen over the shoulder of Blue #4 in front of him, 27 such looks a little nearer blue
+withheld his WRONG_SIDE).
 """
 from __future__ import annotations
 

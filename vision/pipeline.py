@@ -404,7 +404,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     events = violation_events(verdict["frames"], min_run=opts.min_run, max_gap=max(1, 2 // opts.stride))
     # A side-of-the-line verdict on a track whose looks at the time name the other team is withheld.
     events, withheld = withhold_doubtful(
-        events, verdict["frames"], named_looks(obs.looks, voter),
+        events, verdict["frames"], named_looks(obs.looks, voter, clear_only=True),
         track_of={player_id(identity[tid], tid): tid for tid in tids if identity.get(tid) not in (None, UMPIRE)},
         cluster_of={tid: voter.identity(tid) for tid in tids}, pos_of={f.index: k for k, f in enumerate(frames)},
         window=max(1, int(round(WINDOW_S * fps / opts.stride))))

@@ -52,6 +52,7 @@ HINT_SHADES = (0.35, 0.5, 0.65, 0.8, 1.0)   # light a kit colour is seen in (col
 JERSEY_BAND = (0.16, 0.48, 0.2)   # rows top..bottom of the rider box, minus side each side
 JERSEY_MAX_SIDE = 28              # larger jersey bands are shrunk to this (pixels) first
 COLOURFUL_SHARE = 0.35            # chromatic share of the band for a colourful jersey
+AMBIGUOUS_RATIO = 0.7             # a look this near (nearest / other distance) to both team colours is unclear
 
 
 # ------------------------------------------------------------------------------------
@@ -434,8 +435,9 @@ class IdentityVoter:
     - Teams: the two team colours come from k-means over one colour signature per
       non-umpire track (the median of its looks), re-done every `recluster_every`
       observations. Each look votes for the closer team colour (looks farther than
-      `max_vote_distance` from both abstain: a neighbour in the crop, motion blur), and
-      a track's team is the one with the most votes once it has `min_votes`.
+      `max_vote_distance` from both abstain: a neighbour in the crop, motion blur; so do
+      looks nearly as close to both, AMBIGUOUS_RATIO, while `min_votes` clear ones are
+      there), and a track's team is the one with the most votes once it has `min_votes`.
     - Names: with `hints` (team → BGR) the two clusters are named after the hints by the
       best one-to-one pairing, every time; otherwise they are `names`, kept attached to
       the same colours from one re-clustering to the next.
@@ -522,8 +524,15 @@ class IdentityVoter:
         looks = self._looks.get(track_id)
         if looks:
             self._update_centres()
-            for name in self._vote_names(np.array(looks)):
-                out[name] = out.get(name, 0.0) + 1.0
+            names, clear = self.look_votes(np.array(looks))
+            # Looks nearly as close to both team colours (two kits in the band: a rider seen
+            # over the shoulder of one of the other team in front of him) say little: when
+            # enough looks are clear, only they vote.
+            if sum(1 for n, c in zip(names, clear) if n is not None and c) < self.min_votes:
+                clear = [True] * len(names)
+            for name, ok in zip(names, clear):
+                if name is not None and ok:
+                    out[name] = out.get(name, 0.0) + 1.0
         return out
 
     def identity(self, track_id: Hashable) -> str | None:
@@ -590,19 +599,22 @@ class IdentityVoter:
         else:
             self._centres, self._centre_labs = {name: colour}, {name: lab}
 
-    def _vote_names(self, looks: np.ndarray) -> list[str]:
-        """Nearest team colour per look; looks far from every team colour abstain."""
-        return [n for n in self.look_names(looks) if n is not None]
-
     def look_names(self, looks: np.ndarray) -> list[str | None]:
         """The team colour each look (colour feature) is nearest to, None where it is far
         from every team colour (a neighbour in the crop, motion blur)."""
+        return self.look_votes(looks)[0]
+
+    def look_votes(self, looks: np.ndarray) -> tuple[list[str | None], list[bool]]:
+        """`look_names`, and whether each look is clear: its nearest team colour nearer than
+        AMBIGUOUS_RATIO of its distance to the other."""
         self._update_centres()
         if not self._centres or not len(looks):
-            return [None] * len(looks)
+            return [None] * len(looks), [False] * len(looks)
         names = list(self._centres)
         ref = np.array([self._centres[n] for n in names])
         d = feature_distance(np.asarray(looks)[:, None, :], ref[None, :, :])
         best = np.argmin(d, axis=1)
-        near = d[np.arange(len(d)), best] <= self.max_vote_distance
-        return [names[b] if ok else None for b, ok in zip(best, near)]
+        nearest = d[np.arange(len(d)), best]
+        near = nearest <= self.max_vote_distance
+        clear = nearest < AMBIGUOUS_RATIO * d.max(axis=1) if len(names) == 2 else np.ones(len(d), bool)
+        return [names[b] if ok else None for b, ok in zip(best, near)], [bool(c) for c in clear]
