@@ -203,3 +203,21 @@ def test_a_rider_passing_a_standing_one_at_50_frames_a_second():
     assert len(done) == 1 and 68 <= done[0][2] <= 84
     frames = _moving_frames(160, {1: ride, 2: lambda p: (150.4, 80.5 - 0.12 * p)}, fps=50.0)
     assert exchange_by_motion(frames, IdentityVoter(hints={"red": RED, "blue": BLUE}), []) == []
+
+
+def test_named_looks_leaves_out_looks_of_two_kits_at_once_when_asked():
+    """A look nearly as close to both team colours (a red rider seen over the shoulder of a blue
+    one in front of him) names a team by a hair; for a side-of-the-line verdict (clear_only) it
+    names neither, while clear looks still count."""
+    from vision.swaps import named_looks
+    from vision.teams import colour_signature
+    voter = IdentityVoter(hints={"red": RED, "blue": BLUE})
+    for pos in range(10):
+        for tid, colour in ((1, RED), (2, RED), (3, BLUE), (4, BLUE)):
+            voter.observe(tid, _look(colour))
+    px = np.array([RED] * 45 + [BLUE] * 55, np.float32)         # both kits in one jersey band
+    mixed = Appearance(lab=bgr_to_lab(BLUE), colourful=True, umpire_score=0.0, n_pixels=100,
+                       feature=colour_signature(px))
+    looks = [(5, 9, mixed, None), (6, 9, _look(RED), None), (7, 9, mixed, None)]
+    assert named_looks(looks, voter)[9] == [(5, "blue"), (6, "red"), (7, "blue")]
+    assert named_looks(looks, voter, clear_only=True)[9] == [(6, "red")]
