@@ -528,11 +528,11 @@ class IdentityVoter:
             # Looks nearly as close to both team colours (two kits in the band: a rider seen
             # over the shoulder of one of the other team in front of him) say little: when
             # enough looks are clear, only they vote.
-            if sum(1 for n, c in zip(names, clear) if n is not None and c) < self.min_votes:
-                clear = [True] * len(names)
-            for name, ok in zip(names, clear):
-                if name is not None and ok:
-                    out[name] = out.get(name, 0.0) + 1.0
+            voting = [n for n, c in zip(names, clear) if n is not None and c]
+            if len(voting) < self.min_votes:
+                voting = [n for n in names if n is not None]
+            for name in voting:
+                out[name] = out.get(name, 0.0) + 1.0
         return out
 
     def identity(self, track_id: Hashable) -> str | None:
