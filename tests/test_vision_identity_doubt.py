@@ -49,6 +49,18 @@ def test_a_lone_contrary_look_with_none_of_his_own_withholds():
     assert len(_run(events, frames, {7: [(15, "blue"), (16, "red")]})[0]) == 3      # one each way: kept
 
 
+def test_looks_taken_during_the_event_that_name_neither_team_keep_it():
+    """Looks taken during the event that named neither team (two kits at once: vision.swaps.
+    named_looks, clear_only) are looks taken: contrary looks just after the event do not stand
+    in for them, as they do for an event nobody looked at."""
+    events, frames = _setup()
+    after = {7: [(21, "blue"), (22, "blue")]}                       # within the window after it
+    assert [e["player"] for e in _run(events, frames, after)[1]] == ["red-7"]
+    unclear = {7: [(12, None), (15, None), (18, None), (21, "blue"), (22, "blue")]}
+    kept, withheld = _run(events, frames, unclear)
+    assert withheld == [] and len(kept) == 3
+
+
 def test_the_console_summary_names_a_withheld_event():
     from reports.writers import console_summary
     events, frames = _setup()

@@ -205,10 +205,10 @@ def test_a_rider_passing_a_standing_one_at_50_frames_a_second():
     assert exchange_by_motion(frames, IdentityVoter(hints={"red": RED, "blue": BLUE}), []) == []
 
 
-def test_named_looks_leaves_out_looks_of_two_kits_at_once_when_asked():
+def test_named_looks_lists_a_look_of_two_kits_at_once_as_naming_neither_when_asked():
     """A look nearly as close to both team colours (a red rider seen over the shoulder of a blue
     one in front of him) names a team by a hair; for a side-of-the-line verdict (clear_only) it
-    names neither, while clear looks still count."""
+    names neither (None: taken, saying nothing), while clear looks still count."""
     from vision.swaps import named_looks
     from vision.teams import colour_signature
     voter = IdentityVoter(hints={"red": RED, "blue": BLUE})
@@ -220,4 +220,4 @@ def test_named_looks_leaves_out_looks_of_two_kits_at_once_when_asked():
                        feature=colour_signature(px))
     looks = [(5, 9, mixed, None), (6, 9, _look(RED), None), (7, 9, mixed, None)]
     assert named_looks(looks, voter)[9] == [(5, "blue"), (6, "red"), (7, "blue")]
-    assert named_looks(looks, voter, clear_only=True)[9] == [(6, "red")]
+    assert named_looks(looks, voter, clear_only=True)[9] == [(5, None), (6, "red"), (7, None)]

@@ -16,9 +16,10 @@ line may be looked at only once there (a re-rendered clean_lineup: one red look,
 and a false WRONG_SIDE); a withheld event is still listed for the reviewer, a wrong verdict is
 not what a reviewer should be shown first.
 Only clear looks count (vision.swaps.named_looks, clear_only): a look nearly as close to both
-team colours names neither (a re-rendered wrong_side_plays_early: Red #4 on the wrong side,
-seen over the shoulder of Blue #4 in front of him, 27 such looks a little nearer blue
-withheld his WRONG_SIDE).
+team colours names neither, though it was taken during the event (a re-rendered
+wrong_side_plays_early: Red #4 on the wrong side, seen over the shoulder of Blue #4 in front of
+him, 27 such looks a little nearer blue withheld his WRONG_SIDE; with them naming neither, two
+clear blue looks just after the event, as he rode past Blue #4, withheld it again).
 """
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def withhold_doubtful(events: list[dict], verdict_frames: list[dict], looks: dic
         if not names:                   # none during the event: those just before and after it
             names = [n for p, n in looks.get(tid, []) if start - window <= p <= end + window]
         n_own = sum(n == own for n in names)
-        n_other = len(names) - n_own
+        n_other = sum(n is not None and n != own for n in names)     # (None: a look that named neither)
         if n_other >= MIN_CONTRARY and n_other > n_own:
             withheld.append({**ev, "withheld": "the rider's looks at the time name the other team",
                              "looks_own_team": n_own, "looks_other_team": n_other})

@@ -111,16 +111,17 @@ def team_look(rec: tuple, voter) -> bool:
     return look.feature is not None and not (said if said is not None else look.umpire_score >= voter.umpire_threshold)
 
 
-def named_looks(looks: list[tuple], voter, clear_only: bool = False) -> dict[int, list[tuple[int, str]]]:
+def named_looks(looks: list[tuple], voter, clear_only: bool = False) -> dict[int, list[tuple[int, str | None]]]:
     """Per track id, (frame position, colour cluster name) of its looks that name a team, in
-    the order taken (a defaultdict: a track without any has an empty list). `clear_only`: not
-    the looks nearly as close to both team colours (vision.teams.AMBIGUOUS_RATIO)."""
+    the order taken (a defaultdict: a track without any has an empty list). `clear_only`: a
+    look nearly as close to both team colours (vision.teams.AMBIGUOUS_RATIO) names neither:
+    it is listed with None (it was taken, and said nothing)."""
     team = [r for r in looks if team_look(r, voter)]
     names, clear = voter.look_votes(np.array([r[2].feature for r in team])) if team else ([], [])
-    out: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    out: dict[int, list[tuple[int, str | None]]] = defaultdict(list)
     for rec, name, ok in zip(team, names, clear):
-        if name is not None and (ok or not clear_only):
-            out[rec[1]].append((rec[0], name))
+        if name is not None:
+            out[rec[1]].append((rec[0], name if ok or not clear_only else None))
     return out
 
 
