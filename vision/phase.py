@@ -124,7 +124,7 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
         nxt = idx[k + 1] if k + 1 < len(idx) else None
         if held is not None and a - held_at > recent:
             held = None                                    # seen in hand too long ago to vouch for a throw
-        if held is not None and np.hypot(*(off[a] - held)) < 0.05 * h[a]:
+        if _in_hand(off[a], held, h[a]):
             held, held_at = off[a], a                      # still in his hand
             continue
         if held is None and nxt is not None and nxt - a <= gap and hand[a] \
@@ -135,7 +135,7 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
             if _dropped_to_ground(a, idx, off, h, hand, held, gap, r):
                 return max(0, int(a) - scaled_frames(RELEASE_LAG_FRAMES, fps))
             continue                                       # a lone sighting: not enough
-        if held is not None and np.hypot(*(off[nxt] - held)) < 0.05 * h[nxt]:
+        if _in_hand(off[nxt], held, h[nxt]):
             continue                                       # back in hand next: a jitter
         if np.hypot(*(off[nxt] - off[a])) < THROW_SPEED * h[a] * (nxt - a) / r \
                 and not _drops_from_hand(idx[k:], off, h, hand, gap, r):
@@ -154,6 +154,12 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     return None
 
 
+def _in_hand(offset: np.ndarray, held: np.ndarray | None, height: float) -> bool:
+    """A sighting at `offset` from the umpire's box centre is where the ball was last held
+    (`held`, None if not seen held), to a twentieth of his box `height`."""
+    return held is not None and bool(np.hypot(*(offset - held)) < 0.05 * height)
+
+
 def _dropped_to_ground(a: int, idx: np.ndarray, off: np.ndarray, h: np.ndarray, hand: np.ndarray,
                        held: np.ndarray | None, gap: int, r: float) -> bool:
     """A sighting `a` in the umpire's box (his hand) whose next sightings come after a gap (more
@@ -167,7 +173,7 @@ def _dropped_to_ground(a: int, idx: np.ndarray, off: np.ndarray, h: np.ndarray, 
     later = idx[(idx > a + gap) & (idx <= a + DROP_GAP_FRAMES * r)]
     for b in later:
         dy, dx = off[b, 1] - off[a, 1], off[b, 0] - off[a, 0]
-        if held is not None and np.hypot(*(off[b] - held)) < 0.05 * h[b]:
+        if _in_hand(off[b], held, h[b]):
             return False
         if dy >= DROP_MIN * h[a] and abs(dx) <= dy:
             return True
