@@ -137,3 +137,21 @@ def test_a_second_track_voted_the_other_team_on_one_horse_is_masked_where_it_dou
     assert np.isnan(xy2[1, 5:15]).all() and np.isfinite(xy2[1, 15:]).all()
     assert np.isfinite(xy2[[0, 2]]).all()
     assert roster.doubled_positions == 10
+
+
+def test_a_team_s_track_on_the_umpire_s_horse_is_masked_where_it_doubles_him():
+    """A track voted red on the umpire's horse, 0.05-0.27 yd from the umpire's track for frames
+    4-13 (a re-rendered jostling_at_centre: a 20-frame 5-yard 'violation' of the umpire by
+    himself), is masked there and the umpire kept; a player beside the umpire's horse, a horse's
+    width (0.7 yd) away, stays."""
+    F = 20
+    xy = np.full((3, F, 2), np.nan)
+    xy[0] = [150.0, 58.0]                                   # the umpire all clip long
+    xy[1, 4:14] = [150.0, 57.75]                            # the double, voted red
+    xy[1, 14:] = [148.75, 60.0]                             # ...then on a red horse in the rank
+    xy[2] = [150.7, 58.0]                                   # Blue #1 beside the umpire
+    out, xy2, roster = limit_roster({7: "umpire", 8: "red", 9: "blue"}, [7, 8, 9], xy, TEAMS, 300.0, 160.0)
+    assert np.isnan(xy2[1, 4:14]).all() and np.isfinite(xy2[1, 14:]).all()
+    assert np.isfinite(xy2[[0, 2]]).all()
+    assert roster.doubled_positions == 10
+    assert out[8] == "red"

@@ -32,6 +32,11 @@ vote may make them tracks of a team. The documented degraded result:
   a yard behind another, hidden by him and carried across the gap, drops out for that gap.
   (Two seen tracks stay under DOUBLED_YD: a team-mate abreast can be 0.95 yd away. Raising
   it to 1.0 yd lowered p95 a little more, but that would mask such a pair.)
+- a team's track nearer than UMPIRE_DOUBLED_YD to an umpire's track is the umpire's horse
+  followed twice (the umpire rides a horse too): the player's position is masked there, the
+  umpire's kept (seen on a re-rendered jostling_at_centre: a second track on the umpire's horse,
+  0.05-0.27 yd from his, voted red, made a 5-yard event of 20 frames; over the 48 sample and
+  re-rendered clips no track of a true player came within 1.2 yd of the umpire's).
 Umpires are not capped (one or two, plus whoever the vote calls an umpire).
 """
 from __future__ import annotations
@@ -54,6 +59,7 @@ DOUBLED_YD = 0.6
 OPPONENTS_DOUBLED_YD = 0.3  # opponents in contact stand ~0.7 yd apart (a horse's width), measured a few tenths nearer
 CROWDED_YD = 2.0         # closer than any two horses of a line-up rank
 GUESSED_DOUBLED_YD = 1.5   # a gap's guess this near a team-mate's sighting is that horse again
+UMPIRE_DOUBLED_YD = 0.5    # under a horse's width (~0.7 yd): a player this near the umpire is his horse again
 
 
 def _rank_key(xy: np.ndarray, k: int, umpire: np.ndarray | None, seen: np.ndarray):
@@ -120,6 +126,13 @@ def limit_roster(identity: dict[int, str], tids: list[int], xy: np.ndarray, team
             seen[b, twin] = False
             roster.doubled_positions += int(twin.sum())
     ump_rows = [k for k, tid in enumerate(tids) if ident.get(tid) == umpire_label]
+    for a in ump_rows:                       # the umpire's horse followed twice: the player goes
+        for b in rows:
+            with np.errstate(invalid="ignore"):
+                twin = np.hypot(*(xy[a] - xy[b]).T) < UMPIRE_DOUBLED_YD
+            xy[b, twin] = np.nan
+            seen[b, twin] = False
+            roster.doubled_positions += int(twin.sum())
     umpire = None
     if ump_rows:
         with warnings.catch_warnings():
