@@ -99,3 +99,46 @@ def test_a_still_balls_noise_is_no_hit_at_50_frames_a_second():
         ball[hit + 1:, 0] += 25.0 * (t[hit + 1:] - t[hit])
         hits = [f for f, _d in ball_hits(t, ball)]
         assert len(hits) == 1 and abs(hits[0] - hit) <= 1, (fps, hits)
+
+
+def _hidden_first_hit(n: int = 60, hit: int = 31, first_seen: int = 34, vx: float = 1.2, vy: float = 0.0):
+    """A throw-in at frame 5 leaves the ball on the centre line (x 150), unseen (among the legs,
+    or white on the painted line); it is hit at `hit` and first seen flying at `first_seen`."""
+    t, phase = _scene(n=n)
+    ball = np.full((n, 2), np.nan)
+    k = np.arange(first_seen, n)
+    ball[first_seen:] = np.stack([150.0 + vx * (k - hit), 70.0 + vy * (k - hit)], 1)
+    players = np.full((n, 2, 2), np.nan)
+    players[:, 0] = [151.0, 70.4]                  # beside the ball on the line
+    players[:, 1] = [146.0, 62.0]                  # far from it
+    return t, phase, ball, players
+
+
+def test_a_first_hit_no_sighting_shows_is_found_where_the_flight_meets_the_centre_line():
+    """Seen only in flight, 0.12 s after the hit (30 yd/s towards the north goal): the flight
+    taken back to the centre line gives the hit's frame and the hitter beside it; with no centre
+    line given (or a flight along the throw's line, or first seen too long after it would have
+    left the line), no play is made up."""
+    from vision.plays import first_flight_hit
+    t, phase, ball, players = _hidden_first_hit()
+    f, at, direction = first_flight_hit(t, ball, phase, 150.0)
+    assert abs(f - 31) <= 1 and np.allclose(at, [150.0, 70.0], atol=0.05) and direction[0] > 0.99
+    play = detect_plays(t, players, ball, phase, centre_x=150.0)
+    assert np.flatnonzero(play >= 0).tolist() == [f] and play[f] == 0
+    assert (detect_plays(t, players, ball, phase) == -1).all()                    # no centre line: no guess
+    t, phase, ball, players = _hidden_first_hit(vx=0.1, vy=1.2)                    # along the throw's line
+    assert first_flight_hit(t, ball, phase, 150.0) is None
+    t, phase, ball, players = _hidden_first_hit(hit=20, first_seen=34)             # 0.56 s of flight unseen
+    assert first_flight_hit(t, ball, phase, 150.0) is None
+    assert (detect_plays(t, players, ball, phase, centre_x=150.0) == -1).all()
+
+
+def test_a_ball_seen_on_the_line_before_its_flight_is_a_seen_hit_not_a_guess():
+    """Seen lying on the line at frame 31, then in flight: ball_hits finds the hit there, and the
+    flight back is no guess (a sighting lies on it)."""
+    from vision.plays import first_flight_hit
+    t, phase, ball, players = _hidden_first_hit()
+    ball[28:32] = [150.0, 70.0]
+    assert first_flight_hit(t, ball, phase, 150.0) is None
+    play = detect_plays(t, players, ball, phase, centre_x=150.0)
+    assert np.flatnonzero(play >= 0).tolist() == [31] and play[31] == 0

@@ -396,7 +396,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                                            max_per_team=PLAYERS_PER_TEAM, umpire_label=UMPIRE, guessed=interpolated)
 
     batch = _batch(fld, opts.defending, tids, identity, xy, t, ph, ball, cov, interpolated)
-    batch.play = detect_plays(t, batch.players, ball, ph)
+    batch.play = detect_plays(t, batch.players, ball, ph, centre_x=fld.centre_x)
     thresholds = Thresholds(margin_sigmas=opts.margin_sigmas, speed_margin_sigmas=opts.speed_margin_sigmas)
     verdict = check_batch(batch, thresholds)
     for k, fr in enumerate(verdict["frames"]):

@@ -18,6 +18,14 @@ throw and its bounces, not a play; a play sends the ball towards a goal. A first
 taps the ball straight across the field is missed: the trade-off for not calling the
 throw's bounces plays.
 Only frames in play (or the throw-in) can show a play.
+
+The first play may be hidden: the throw leaves the ball on the centre line, among the horses'
+legs (or white on its white paint), and it is first seen flying away from the line. Then the
+flight, taken back at its speed to the centre line (`first_flight_hit`), gives the hit's
+frame and place, no more than FLIGHT_BACK_S before the ball was first seen and with no
+sighting in between; the hitter is found there as for a seen hit (a re-rendered
+wrong_side_plays_early: Red #4's play straight from the throw-in, on a ball lying on the
+painted line, was missed; the flight back put the hit within a frame of the truth's).
 """
 from __future__ import annotations
 
@@ -32,6 +40,9 @@ HIT_GAIN_RATIO = 1.5        # ... and at least this many times as fast
 RIDING_YDS = 1.5           # a candidate hitter moving at least this fast...
 APPROACH_S = 0.4            # ...over this time before the hit is preferred to one standing
 THROW_CONE_DEG = 30.0       # a "hit" along the throw's line (across the field) before any play is the throw
+FLIGHT_SIGHTINGS = 3        # a first flight is seen this many times in a row...
+FLIGHT_STRAIGHT_YD = 0.5    # ...on a straight line at a steady speed (each this near the fitted one)...
+FLIGHT_BACK_S = 0.5         # ...and was hit on the centre line at most this long before its first sighting
 
 
 def ball_hits(t: np.ndarray, ball: np.ndarray, max_gap_s: float = 0.4, min_interval_s: float = 0.3
@@ -59,11 +70,53 @@ def ball_hits(t: np.ndarray, ball: np.ndarray, max_gap_s: float = 0.4, min_inter
     return hits
 
 
+def first_flight_hit(t: np.ndarray, ball: np.ndarray, phase: np.ndarray, centre_x: float,
+                     max_gap_s: float = 0.4) -> tuple[int, np.ndarray, np.ndarray] | None:
+    """(frame, place (2,), direction (2,)) of a hit on the centre line that no sighting shows:
+    the first flight after the throw-in (FLIGHT_SIGHTINGS sightings in a row, each within
+    `max_gap_s` of the last, straight, at least HIT_MIN_SPEED_YDS, away from the centre line
+    and not along the throw's line), taken back at its speed to the line; None where the
+    ball is seen there, the flight would have begun over FLIGHT_BACK_S before its first
+    sighting, or there is no such flight."""
+    thrown = np.flatnonzero(phase != 0)
+    if not len(thrown):
+        return None
+    seen = np.flatnonzero(np.isfinite(ball).all(axis=1))
+    seen = seen[seen > thrown[0]]
+    cos_cone = np.cos(np.radians(THROW_CONE_DEG))
+    for k in range(len(seen) - FLIGHT_SIGHTINGS + 1):
+        run = seen[k:k + FLIGHT_SIGHTINGS]
+        if np.any(np.diff(t[run]) > max_gap_s):
+            continue
+        tt = t[run] - t[run[0]]
+        A = np.stack([np.ones_like(tt), tt], 1)
+        coef, *_ = np.linalg.lstsq(A, ball[run], rcond=None)            # (2, 2): start, velocity
+        v = coef[1]
+        speed = float(np.hypot(*v))
+        if speed < HIT_MIN_SPEED_YDS or np.abs(A @ coef - ball[run]).max() > FLIGHT_STRAIGHT_YD:
+            continue
+        if abs(float(v[1])) >= cos_cone * speed:
+            continue                                  # along the throw's line: the throw or its bounce
+        x0 = float(coef[0][0])
+        if (x0 - centre_x) * v[0] <= 0:
+            continue                                  # not flying away from the line
+        back = (x0 - centre_x) / float(v[0])           # seconds from the line to the first sighting
+        t_hit = t[run[0]] - back
+        earlier = seen[:k]
+        frame_s = float(np.median(np.diff(t)))
+        if back > FLIGHT_BACK_S or (len(earlier) and t[earlier[-1]] > t_hit - frame_s):
+            return None                               # hit too long before, or seen at it or since: not hidden
+        f = int(np.clip(np.argmin(np.abs(t - t_hit)), thrown[0] + 1, run[0]))
+        return f, coef[0] - back * v, v / speed
+    return None
+
+
 def detect_plays(t: np.ndarray, players: np.ndarray, ball: np.ndarray, phase: np.ndarray,
-                 reach_yd: float = 2.5) -> np.ndarray:
+                 reach_yd: float = 2.5, centre_x: float | None = None) -> np.ndarray:
     """(F,) column of the player making a play at each frame, -1 for none.
 
-    players: (F, P, 2) yards (NaN where unseen); ball: (F, 2) yards (NaN where unseen).
+    players: (F, P, 2) yards (NaN where unseen); ball: (F, 2) yards (NaN where unseen);
+    centre_x: the centre line's x (yards), for a first hit no sighting shows (first_flight_hit).
     """
     F = len(t)
     play = np.full(F, -1, np.int64)
@@ -71,12 +124,16 @@ def detect_plays(t: np.ndarray, players: np.ndarray, ball: np.ndarray, phase: np
         return play
     cos_cone = np.cos(np.radians(THROW_CONE_DEG))
     played = False
-    for f, direction in ball_hits(t, ball):
-        if phase[f] not in (PLAY, THROW_IN):
-            continue
+    hits = [(f, ball[f], direction, False) for f, direction in ball_hits(t, ball)]
+    hidden = first_flight_hit(t, ball, phase, centre_x) if centre_x is not None else None
+    if hidden is not None:
+        hits = sorted(hits + [(*hidden, True)], key=lambda h: h[0])
+    for f, at, direction, unseen in hits:
+        if phase[f] not in (PLAY, THROW_IN) or (unseen and played):
+            continue                                  # (a seen play came first: that flight was not the first)
         if not played and abs(float(direction[1])) >= cos_cone:
             continue                                  # the throw going on (a bounce), not a play
-        d = np.hypot(players[f, :, 0] - ball[f, 0], players[f, :, 1] - ball[f, 1])
+        d = np.hypot(players[f, :, 0] - at[0], players[f, :, 1] - at[1])
         d = np.where(np.isfinite(d), d, np.inf)
         near = d <= reach_yd
         if not near.any():
