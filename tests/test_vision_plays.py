@@ -142,3 +142,28 @@ def test_a_ball_seen_on_the_line_before_its_flight_is_a_seen_hit_not_a_guess():
     assert first_flight_hit(t, ball, phase, 150.0) is None
     play = detect_plays(t, players, ball, phase, centre_x=150.0)
     assert np.flatnonzero(play >= 0).tolist() == [31] and play[31] == 0
+
+
+def test_of_two_hits_within_the_interval_the_stronger_stands():
+    """A far ball lying still jitters 0.3 yd between two sightings (7.5 yd/s: a weak "hit" at
+    frame 16); Blue #1 hits it for real 3 frames later (37.5 yd/s). The real hit is kept, not
+    the jitter before it (re-rendered own_goal_blue1, seed 2900: his play at 219 was lost)."""
+    t, phase = _scene(n=40)
+    ball = np.full((40, 2), [33.0, 78.0])
+    ball[17:20] = [33.0, 77.7]                                     # the jitter
+    ball[20:, 0] = 33.0 - 1.5 * np.arange(1, 21)                   # the hit at 19, towards the south goal
+    ball[20:, 1] = 77.7
+    assert [f for f, _ in ball_hits(t, ball)] == [19]
+    players = np.full((40, 1, 2), [34.5, 78.2])
+    assert np.flatnonzero(detect_plays(t, players, ball, phase) >= 0).tolist() == [19]
+
+
+def test_a_hit_between_two_frames_stands_at_its_first_frame():
+    """Hit a third of a frame before frame 28, the ball moves 0.63 yd then 1.25 yd a frame: two
+    candidates, the second's jump the larger, both the same way; the first is the hit (sample
+    slow_returner_blue1_delayed_foul: Blue #1's play at 127, not 128)."""
+    t, phase = _scene(n=40)
+    ball = np.full((40, 2), [165.5, 64.0])
+    ball[28:, 0] = 165.5 + 0.63 + 1.25 * np.arange(12)
+    hits = [f for f, _ in ball_hits(t, ball)]
+    assert hits == [27]

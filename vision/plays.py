@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rules.document import PLAY, THROW_IN
+from rules.document import LINEUP, PLAY, THROW_IN
 from vision.frame_rate import frame_rate, scaled_frames
 
 HIT_MIN_SPEED_YDS = 5.0     # the ball leaves a hit at least this fast
@@ -40,6 +40,7 @@ HIT_GAIN_RATIO = 1.5        # ... and at least this many times as fast
 RIDING_YDS = 1.5           # a candidate hitter moving at least this fast...
 APPROACH_S = 0.4            # ...over this time before the hit is preferred to one standing
 THROW_CONE_DEG = 30.0       # a "hit" along the throw's line (across the field) before any play is the throw
+REPLACE_COS = 0.5           # of hits so near, a stronger one at least 60 degrees off the first replaces it
 FLIGHT_SIGHTINGS = 3        # a first flight is seen this many times in a row...
 FLIGHT_STRAIGHT_YD = 0.5    # ...on a straight line at a steady speed (each this near the fitted one)...
 FLIGHT_BACK_S = 0.5         # ...and was hit on the centre line at most this long before its first sighting
@@ -48,11 +49,20 @@ FLIGHT_BACK_S = 0.5         # ...and was hit on the centre line at most this lon
 def ball_hits(t: np.ndarray, ball: np.ndarray, max_gap_s: float = 0.4, min_interval_s: float = 0.3
               ) -> list[tuple[int, np.ndarray]]:
     """(frame, direction) of each hit: the last sighting before the ball's speed jumps, and
-    the unit vector it leaves in. The sightings counted before and after are for 25 frames/s
-    footage and scaled to faster (vision.frame_rate): over one 50 frames/s frame a still
-    ball's position noise alone is a speed of several yards a second."""
+    the unit vector it leaves in. Of candidates within `min_interval_s` of the first of them
+    one stands: the first, unless a later one jumps more and leaves at least 60 degrees
+    (REPLACE_COS) another way. A hit made between two frames shows twice, the same way, the
+    second jump the larger (sample slow_returner_blue1_delayed_foul, 127 and 128: the first
+    is the hit); a far ball's position noise, 0.2-0.3 yd a frame, can pass for a weak hit
+    just before the real one, any way (re-rendered own_goal_blue1, seed 2900: Blue #1's hit
+    at 219, towards the south goal, was lost behind such a "hit" at 216, across the field).
+    The sightings counted before and after are for 25 frames/s footage and scaled to faster
+    (vision.frame_rate): over one 50 frames/s frame a still ball's position noise alone is a
+    speed of several yards a second."""
     seen = np.flatnonzero(np.isfinite(ball).all(axis=1))
     hits: list[tuple[int, np.ndarray]] = []
+    gains: list[float] = []
+    since = -np.inf                                   # the time of the first candidate of the last hit's cluster
     r = scaled_frames(1, frame_rate(t))                 # sightings a 25 frames/s frame
     for k in range(r, len(seen) - r):
         f = seen[k]
@@ -64,9 +74,14 @@ def ball_hits(t: np.ndarray, ball: np.ndarray, max_gap_s: float = 0.4, min_inter
         before = np.hypot(*(ball[f] - ball[b0])) / (t[f] - t[b0])
         after = np.hypot(*(ball[a1] - ball[f])) / (t[a1] - t[f])
         if after >= HIT_MIN_SPEED_YDS and after - before >= HIT_GAIN_YDS and after >= HIT_GAIN_RATIO * before:
-            if hits and t[f] - t[hits[-1][0]] < min_interval_s:
+            hit = (int(f), (ball[a1] - ball[f]) / np.hypot(*(ball[a1] - ball[f])))
+            if hits and t[f] - since < min_interval_s:
+                if after - before > gains[-1] and float(hit[1] @ hits[-1][1]) < REPLACE_COS:
+                    hits[-1], gains[-1] = hit, after - before     # a stronger jump another way: the hit
                 continue
-            hits.append((int(f), (ball[a1] - ball[f]) / np.hypot(*(ball[a1] - ball[f]))))
+            hits.append(hit)
+            gains.append(after - before)
+            since = t[f]
     return hits
 
 
@@ -74,11 +89,11 @@ def first_flight_hit(t: np.ndarray, ball: np.ndarray, phase: np.ndarray, centre_
                      max_gap_s: float = 0.4) -> tuple[int, np.ndarray, np.ndarray] | None:
     """(frame, place (2,), direction (2,)) of a hit on the centre line that no sighting shows:
     the first flight after the throw-in (FLIGHT_SIGHTINGS sightings in a row, each within
-    `max_gap_s` of the last, straight, at least HIT_MIN_SPEED_YDS, away from the centre line
-    and not along the throw's line), taken back at its speed to the line; None where the
-    ball is seen there, the flight would have begun over FLIGHT_BACK_S before its first
-    sighting, or there is no such flight."""
-    thrown = np.flatnonzero(phase != 0)
+    `max_gap_s` of the last, straight, at least HIT_MIN_SPEED_YDS and not along the throw's
+    line), taken back at its speed to the line; None where it does not fly away from the
+    line, the ball is seen on its way back, the flight would have begun over FLIGHT_BACK_S
+    before its first sighting, or there is no such flight."""
+    thrown = np.flatnonzero(phase != LINEUP)
     if not len(thrown):
         return None
     seen = np.flatnonzero(np.isfinite(ball).all(axis=1))
@@ -97,9 +112,9 @@ def first_flight_hit(t: np.ndarray, ball: np.ndarray, phase: np.ndarray, centre_
             continue
         if abs(float(v[1])) >= cos_cone * speed:
             continue                                  # along the throw's line: the throw or its bounce
-        x0 = float(coef[0][0])
+        x0 = float(coef[0][0])                        # the first flight after the throw-in:
         if (x0 - centre_x) * v[0] <= 0:
-            continue                                  # not flying away from the line
+            return None                               # not flying away from the line
         back = (x0 - centre_x) / float(v[0])           # seconds from the line to the first sighting
         t_hit = t[run[0]] - back
         earlier = seen[:k]
