@@ -167,3 +167,17 @@ def test_a_hit_between_two_frames_stands_at_its_first_frame():
     ball[28:, 0] = 165.5 + 0.63 + 1.25 * np.arange(12)
     hits = [f for f, _ in ball_hits(t, ball)]
     assert hits == [27]
+
+
+def test_a_stray_sighting_after_a_hit_does_not_replace_it():
+    """Blue #1's hit at frame 25 (40 yd/s towards the south goal); two frames on, the ball stage
+    takes a white fleck 12 yd off for the ball, twice (re-rendered own_goal_blue1, seed 1900,
+    frames 108 and 110): a jump larger than the hit's, another way, after which nothing flies
+    on. The hit stands."""
+    t, phase = _scene(n=40)
+    ball = np.full((40, 2), np.nan)
+    ball[:26] = [104.9, 71.3]
+    ball[26:28] = [[103.3, 72.2], [101.7, 73.0]]
+    ball[28] = [104.4, 83.5]
+    ball[30] = [104.3, 84.0]
+    assert [f for f, _ in ball_hits(t, ball)] == [25]

@@ -40,7 +40,8 @@ HIT_GAIN_RATIO = 1.5        # ... and at least this many times as fast
 RIDING_YDS = 1.5           # a candidate hitter moving at least this fast...
 APPROACH_S = 0.4            # ...over this time before the hit is preferred to one standing
 THROW_CONE_DEG = 30.0       # a "hit" along the throw's line (across the field) before any play is the throw
-REPLACE_COS = 0.5           # of hits so near, a stronger one at least 60 degrees off the first replaces it
+REPLACE_COS = 0.5           # of hits so near, a stronger one at least 60 degrees off the first replaces it...
+FLIES_ON_SHARE = 0.5        # ...when the ball flies on from it at least this share of its speed
 FLIGHT_SIGHTINGS = 3        # a first flight is seen this many times in a row...
 FLIGHT_STRAIGHT_YD = 0.5    # ...on a straight line at a steady speed (each this near the fitted one)...
 FLIGHT_BACK_S = 0.5         # ...and was hit on the centre line at most this long before its first sighting
@@ -50,10 +51,12 @@ def ball_hits(t: np.ndarray, ball: np.ndarray, max_gap_s: float = 0.4, min_inter
               ) -> list[tuple[int, np.ndarray]]:
     """(frame, direction) of each hit: the last sighting before the ball's speed jumps, and
     the unit vector it leaves in. Of candidates within `min_interval_s` of the first of them
-    one stands: the first, unless a later one jumps more and leaves at least 60 degrees
-    (REPLACE_COS) another way. A hit made between two frames shows twice, the same way, the
-    second jump the larger (sample slow_returner_blue1_delayed_foul, 127 and 128: the first
-    is the hit); a far ball's position noise, 0.2-0.3 yd a frame, can pass for a weak hit
+    one stands: the first, unless a later one jumps more, leaves at least 60 degrees
+    (REPLACE_COS) another way, and the ball flies on from it at least half as fast
+    (FLIES_ON_SHARE: a stray sighting far off makes a large jump and no flight; re-rendered
+    own_goal_blue1, seed 1900, frame 107). A hit made between two frames shows twice, the
+    same way, the second jump the larger (sample slow_returner_blue1_delayed_foul, 127 and
+    128: the first is the hit); a far ball's position noise, 0.2-0.3 yd a frame, can pass for a weak hit
     just before the real one, any way (re-rendered own_goal_blue1, seed 2900: Blue #1's hit
     at 219, towards the south goal, was lost behind such a "hit" at 216, across the field).
     The sightings counted before and after are for 25 frames/s footage and scaled to faster
@@ -76,13 +79,25 @@ def ball_hits(t: np.ndarray, ball: np.ndarray, max_gap_s: float = 0.4, min_inter
         if after >= HIT_MIN_SPEED_YDS and after - before >= HIT_GAIN_YDS and after >= HIT_GAIN_RATIO * before:
             hit = (int(f), (ball[a1] - ball[f]) / np.hypot(*(ball[a1] - ball[f])))
             if hits and t[f] - since < min_interval_s:
-                if after - before > gains[-1] and float(hit[1] @ hits[-1][1]) < REPLACE_COS:
+                if after - before > gains[-1] and float(hit[1] @ hits[-1][1]) < REPLACE_COS \
+                        and _flies_on(t, ball, seen, k + r, r, after, hit[1], max_gap_s):
                     hits[-1], gains[-1] = hit, after - before     # a stronger jump another way: the hit
                 continue
             hits.append(hit)
             gains.append(after - before)
             since = t[f]
     return hits
+
+
+def _flies_on(t: np.ndarray, ball: np.ndarray, seen: np.ndarray, k1: int, r: int, speed: float,
+              direction: np.ndarray, max_gap_s: float) -> bool:
+    """From seen[k1] to the sighting after it (within `max_gap_s`) the ball goes on along
+    `direction` at least FLIES_ON_SHARE as fast as `speed`, the jump's: a hit ball flies on; a
+    stray sighting far off (and the white fleck it was, seen again there) does not."""
+    if k1 + r >= len(seen) or t[seen[k1 + r]] - t[seen[k1]] > max_gap_s:
+        return False
+    a1, a2 = seen[k1], seen[k1 + r]
+    return float((ball[a2] - ball[a1]) @ direction) / (t[a2] - t[a1]) >= FLIES_ON_SHARE * speed
 
 
 def first_flight_hit(t: np.ndarray, ball: np.ndarray, phase: np.ndarray, centre_x: float,
