@@ -65,7 +65,7 @@ def ball_hits(t: np.ndarray, ball: np.ndarray, max_gap_s: float = 0.4, min_inter
     seen = np.flatnonzero(np.isfinite(ball).all(axis=1))
     hits: list[tuple[int, np.ndarray]] = []
     gains: list[float] = []
-    since = -np.inf                                   # the time of the first candidate of the last hit's cluster
+    since = -np.inf                    # when the first candidate of the last hit's cluster was
     r = scaled_frames(1, frame_rate(t))                 # sightings a 25 frames/s frame
     for k in range(r, len(seen) - r):
         f = seen[k]
@@ -135,7 +135,7 @@ def first_flight_hit(t: np.ndarray, ball: np.ndarray, phase: np.ndarray, centre_
         earlier = seen[:k]
         frame_s = float(np.median(np.diff(t)))
         if back > FLIGHT_BACK_S or (len(earlier) and t[earlier[-1]] > t_hit - frame_s):
-            return None                               # hit too long before, or seen at it or since: not hidden
+            return None                               # hit too long before, or seen since: not hidden
         f = int(np.clip(np.argmin(np.abs(t - t_hit)), thrown[0] + 1, run[0]))
         return f, coef[0] - back * v, v / speed
     return None
@@ -160,7 +160,7 @@ def detect_plays(t: np.ndarray, players: np.ndarray, ball: np.ndarray, phase: np
         hits = sorted(hits + [(*hidden, True)], key=lambda h: h[0])
     for f, at, direction, unseen in hits:
         if phase[f] not in (PLAY, THROW_IN) or (unseen and played):
-            continue                                  # (a seen play came first: that flight was not the first)
+            continue                                  # (after a seen play: not the first flight)
         if not played and abs(float(direction[1])) >= cos_cone:
             continue                                  # the throw going on (a bounce), not a play
         d = np.hypot(players[f, :, 0] - at[0], players[f, :, 1] - at[1])
