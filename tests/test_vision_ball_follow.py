@@ -11,7 +11,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from vision.ball import HIT_FROM, HIT_SPEED_YDS, STILL_PX, TRACK_FRAMES, BallFollower, BallSighting
+from vision.ball import (HIT_FROM, HIT_SPEED_YDS, LOST_HIT_S, LOST_HIT_STEPS, STILL_PX, TRACK_FRAMES, BallFollower,
+                         BallSighting)
 from vision.observe import REACQUIRE_S, SEARCH_S, Observer
 
 
@@ -114,13 +115,19 @@ def test_a_ball_lying_still_then_missed_is_looked_for_where_a_hit_would_send_it(
     looker.places.clear()
     follower.find(frame, 10 + HIT_FROM + 1, np.zeros((0, 4)), hit_steps=steps)
     assert looker.places[0] == [502.0, 347.0]
-    # no hit search without steps (the ball was in an umpire's hands), nor once it was lost
+    # no hit search without steps (the ball was in an umpire's hands); once it was lost, a
+    # window LOST_HIT_STEPS hit steps away, a goal's way, for LOST_HIT_S, then none
     looker = _Looker()
     follower = BallFollower(looker)
     follower.remember(10, np.array([705.0, 350.0]))
     follower.find(frame, 12, np.zeros((0, 4)))
-    follower.find(frame, 10 + TRACK_FRAMES + 1, np.zeros((0, 4)), hit_steps=steps)
     assert looker.places == [[705.0, 350.0]]
+    looker.places.clear()
+    follower.find(frame, 10 + TRACK_FRAMES + 1, np.zeros((0, 4)), hit_steps=steps)
+    assert looker.places == [[705.0 - 60.0 * LOST_HIT_STEPS, 350.0], [705.0 + 60.0 * LOST_HIT_STEPS, 350.0]]
+    looker.places.clear()
+    follower.find(frame, 10 + int(LOST_HIT_S * 25) + 1, np.zeros((0, 4)), hit_steps=steps)
+    assert looker.places == []
 
 
 def test_a_still_ball_seen_where_it_lay_is_not_looked_for_elsewhere():

@@ -15,7 +15,11 @@ ball --scale 1.5 --crop 320x320`; models/README.md). Where to look, in this orde
    knows the field). A hit ball is 35-70 px a frame at the samples' zoom, out of the window
    around its resting place within two or three frames; on wrong_side_plays_early the model
    missed it for two frames after the hit and the follower, looking where it had lain, lost
-   the hit that makes the illegal play;
+   the hit that makes the illegal play. Once such a ball is lost (for at most LOST_HIT_S), it
+   may still lie there unseen (white on the painted line, behind legs) until it is hit: a
+   window LOST_HIT_STEPS hit steps from where it lay, a goal's way, catches the hit ball on
+   its way out (re-rendered wrong_side_plays_early, seed 2900: the ball lay unseen on the
+   centre line for 10 frames and its flight, in full view, was never looked at);
 4. once the ball has been lost (not seen for TRACK_FRAMES frames), the places the caller gives:
    the pipeline's Observer gives the horse nearest the last sighting on the field, for
    REACQUIRE_S (a loose ball is where the play is; on own_goal_blue1 the ball stage lost the
@@ -60,6 +64,8 @@ HIT_SPEED_YDS = 30.0     # the hit search's guess of a hit ball's speed: a windo
 GROUND_PX = 10.0         # a followed ball slower than this (px a frame) is on the ground: not in a rider's box
 HIT_FROM = 2             # frames after the last sighting the hit search starts (one frame after, the
                          # window at the resting place still holds a ball up to ~55 yd/s)
+LOST_HIT_S = 2.0         # a loose ball lost from view is looked for where a hit would send it this long...
+LOST_HIT_STEPS = 3       # ...in windows this many hit steps from where it lay (one a goal)
 
 
 @dataclass
@@ -137,6 +143,7 @@ class BallFollower:
         self.hit_from = scaled_frames(HIT_FROM, fps)
         self.still_px = STILL_PX / per_reference(fps)
         self.ground_px = GROUND_PX / per_reference(fps)
+        self.lost_hit_frames = scaled_frames(LOST_HIT_S * REFERENCE_FPS, fps)
         self._last: tuple[int, np.ndarray, np.ndarray] | None = None   # (frame index, xy, px per frame)
         self.looks = 0
 
@@ -171,6 +178,9 @@ class BallFollower:
         first_hit = len(places)
         if still and hit_steps is not None and self.hit_from <= index - self._last[0]:
             places += [self._last[1] + np.asarray(step, float) * (index - self._last[0])
+                       for step in np.asarray(hit_steps, float).reshape(-1, 2)]
+        elif hit_steps is not None and self._lost_loose(index):
+            places += [self._last[1] + np.asarray(step, float) * LOST_HIT_STEPS
                        for step in np.asarray(hit_steps, float).reshape(-1, 2)]
         if lost_near is not None and self.lost(index):
             places += list(np.asarray(lost_near, float).reshape(-1, 2))
@@ -208,6 +218,13 @@ class BallFollower:
         if not slow or (len(ump) and _inside_any(self._last[1], ump, grow=0.5)):
             return None
         return riders
+
+    def _lost_loose(self, index: int) -> bool:
+        """The ball, last seen loose (still, or after a gap: its speed unknown), has been lost for
+        at most LOST_HIT_S: wherever it lies unseen (white on the painted line, behind legs), a
+        hit sends it out past the window LOST_HIT_STEPS hit steps away, a goal's way."""
+        return (self.lost(index) and index - self._last[0] <= self.lost_hit_frames
+                and float(np.hypot(*self._last[2])) < self.still_px)
 
     def lost(self, index: int) -> bool:
         """The ball was seen, but not in the last TRACK_FRAMES frames before `index`."""
