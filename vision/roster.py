@@ -62,6 +62,19 @@ GUESSED_DOUBLED_YD = 1.5   # a gap's guess this near a team-mate's sighting is t
 UMPIRE_DOUBLED_YD = 0.5    # under a horse's width (~0.7 yd): a player this near the umpire is his horse again
 
 
+def _nearer(xy: np.ndarray, a: int, b: int, yd: float) -> np.ndarray:
+    """(F,) the frames where tracks a and b (rows of xy, T x F x 2) are nearer than `yd`."""
+    with np.errstate(invalid="ignore"):
+        return np.hypot(*(xy[a] - xy[b]).T) < yd
+
+
+def _mask_doubled(xy: np.ndarray, seen: np.ndarray, k: int, where: np.ndarray, roster: "Roster") -> None:
+    """Mask track k's positions where `where` (F,): a horse followed twice, this the second."""
+    xy[k, where] = np.nan
+    seen[k, where] = False
+    roster.doubled_positions += int(where.sum())
+
+
 def _rank_key(xy: np.ndarray, k: int, umpire: np.ndarray | None, seen: np.ndarray):
     if umpire is not None:
         with np.errstate(invalid="ignore"):
@@ -106,33 +119,20 @@ def limit_roster(identity: dict[int, str], tids: list[int], xy: np.ndarray, team
                     near = d < GUESSED_DOUBLED_YD
                     a_guess = near & guessed[a] & ~guessed[b]
                     twin |= near & guessed[b] & ~guessed[a]
-                    xy[a, a_guess] = np.nan
-                    seen[a, a_guess] = False
-                    roster.doubled_positions += int(a_guess.sum())
-                xy[b, twin] = np.nan
-                seen[b, twin] = False
-                roster.doubled_positions += int(twin.sum())
+                    _mask_doubled(xy, seen, a, a_guess, roster)
+                _mask_doubled(xy, seen, b, twin, roster)
     # Two tracks of opposing teams nearer than OPPONENTS_DOUBLED_YD are one horse too: a second
     # track on a horse, voted the other team, made a contact 0.15 yd long on a five-throw-in
     # recording seen from afar.
-    rows = sorted((k for team_rows in rows_of.values() for k in team_rows), key=lambda k: (-seen[k].sum(), tids[k]))
-    for i, a in enumerate(rows):
-        for b in rows[i + 1:]:
-            if ident.get(tids[a]) == ident.get(tids[b]):
-                continue
-            with np.errstate(invalid="ignore"):
-                twin = np.hypot(*(xy[a] - xy[b]).T) < OPPONENTS_DOUBLED_YD
-            xy[b, twin] = np.nan
-            seen[b, twin] = False
-            roster.doubled_positions += int(twin.sum())
+    players = sorted((k for team_rows in rows_of.values() for k in team_rows), key=lambda k: (-seen[k].sum(), tids[k]))
+    for i, a in enumerate(players):
+        for b in players[i + 1:]:
+            if ident.get(tids[a]) != ident.get(tids[b]):
+                _mask_doubled(xy, seen, b, _nearer(xy, a, b, OPPONENTS_DOUBLED_YD), roster)
     ump_rows = [k for k, tid in enumerate(tids) if ident.get(tid) == umpire_label]
     for a in ump_rows:                       # the umpire's horse followed twice: the player goes
-        for b in rows:
-            with np.errstate(invalid="ignore"):
-                twin = np.hypot(*(xy[a] - xy[b]).T) < UMPIRE_DOUBLED_YD
-            xy[b, twin] = np.nan
-            seen[b, twin] = False
-            roster.doubled_positions += int(twin.sum())
+        for b in players:
+            _mask_doubled(xy, seen, b, _nearer(xy, a, b, UMPIRE_DOUBLED_YD), roster)
     umpire = None
     if ump_rows:
         with warnings.catch_warnings():
