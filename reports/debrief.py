@@ -33,7 +33,7 @@ import numpy as np
 from reports.atomic import write_text
 from reports.coverage import (camera_cut_warning, coverage_warnings, cutaway_warnings, later_play_warning,
                               players_throw_in_warning)
-from reports.writers import part_analysed, withheld_reason
+from reports.writers import part_analysed, unseen_hit_note, withheld_reason
 from rules.events import WORST, event_key
 
 THUMB_WIDTH = 480
@@ -118,7 +118,13 @@ def who(ev: dict) -> str:
 
 
 def measure(ev: dict) -> str:
-    """The number that makes the event a violation, in words."""
+    """The number that makes the event a violation, in words (and, for a play whose hit was
+    not seen, that it was placed from the ball's flight)."""
+    note = unseen_hit_note(ev)
+    return _measure(ev) + (f"; {note}" if note else "")
+
+
+def _measure(ev: dict) -> str:
     w, c = ev.get("worst") or {}, ev["code"]
     f = lambda k: float(w[k])  # noqa: E731
     try:

@@ -43,6 +43,13 @@ def write_reports(report: dict, out_dir: str | Path) -> list[Path]:
     return [out / "report.json", out / "report.csv"]
 
 
+def unseen_hit_note(ev: dict) -> str:
+    """What to say of an event found at a play whose hit the ball stage did not see
+    (vision.plays.first_flight_hit: placed from the ball's flight), else ""."""
+    return "the hit not seen: placed where the ball's flight meets the centre line" \
+        if ev.get("hit_seen") is False else ""
+
+
 def withheld_reason(ev: dict) -> str:
     """Why an event of report.json's `events_withheld` was withheld, with the looks that said so."""
     return f"{ev.get('withheld', '')}: {ev.get('looks_other_team')} looks against {ev.get('looks_own_team')}"
@@ -81,8 +88,9 @@ def console_summary(report: dict) -> str:
         num = next((f"{k}={worst[k]:.2f}" for k in ("distance_yd", "across_yd", "closing_speed_yds",
                                                       "ball_travel_yd") if k in worst), "")
         who = ev.get("player") or ""
+        note = unseen_hit_note(ev)
         lines.append(f"  {ev['code']:28s} {who:12s} frames {ev['start_frame']}-{ev['end_frame']} "
-                     f"({ev['start_s']:.2f}-{ev['end_s']:.2f} s) {num}")
+                     f"({ev['start_s']:.2f}-{ev['end_s']:.2f} s) {num}" + (f" ({note})" if note else ""))
     for ev in report.get("events_withheld") or []:
         lines.append(f"  withheld: {ev['code']} {ev.get('player') or ''} frames {ev['start_frame']}-{ev['end_frame']} "
                      f"({withheld_reason(ev)})")

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-INSTANT_CODES = {"THROW_IN_NEAR_BOARDS", "ILLEGAL_PLAY_FROM_WRONG_SIDE", "IMPROPER_POSITIONING"}
+PLAY_CODES = {"ILLEGAL_PLAY_FROM_WRONG_SIDE", "IMPROPER_POSITIONING"}     # found at a play (a hit)
+INSTANT_CODES = {"THROW_IN_NEAR_BOARDS"} | PLAY_CODES
 # For each code: the number that measures how bad it is, and whether smaller is worse.
 WORST = {"FIVE_YARD": ("distance_yd", min), "CONTACT_BEFORE_THROW_IN": ("distance_yd", min),
          "THROW_IN_NEAR_BOARDS": ("distance_yd", min), "WRONG_SIDE": ("across_yd", max),

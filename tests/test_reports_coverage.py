@@ -113,3 +113,21 @@ def test_line_up_frames_not_judged_while_the_umpire_rides_in_are_said():
     assert "0-4 (0.00-0.16 s), 14-14 (0.56-0.56 s)" in w and "not applied" in w
     assert w in report_warnings(report)
     assert umpire_moving_warning({"umpire_not_positioned": []}) is None and umpire_moving_warning({}) is None
+
+
+def test_a_play_on_a_hit_not_seen_says_so_in_the_console_and_the_debrief():
+    """vision.plays.first_flight_hit places a hit the ball stage did not see from the ball's
+    flight; the event built on it (hit_seen false) tells the reviewer so."""
+    frames = _frames([4, 4, 4], [4, 4, 4])
+    ev = {"code": "ILLEGAL_PLAY_FROM_WRONG_SIDE", "player": "red-4", "start_frame": 2, "end_frame": 2,
+          "start_s": 0.08, "end_s": 0.08, "frames": 1, "hit_seen": False,
+          "worst": {"code": "ILLEGAL_PLAY_FROM_WRONG_SIDE", "player": "red-4", "team": "red", "ball_travel_yd": 11.0}}
+    report = {"video": "x.mp4", "fps": 25.0, "frames_analysed": 3,
+              "options": {"defending": {"red": "south", "blue": "north"}, "stride": 1, "min_run": 3},
+              "calibration": {"rms_px": 0.1, "rms_yd": 0.01}, "throw_in": {"frame": 0, "t": 0.0, "method": "ball"},
+              "tracks": [], "events": [ev], "summary": {"processing_s": 0.1}, "frames": frames}
+    line = next(s for s in console_summary(report).splitlines() if "ILLEGAL_PLAY" in s)
+    assert line.endswith("(the hit not seen: placed where the ball's flight meets the centre line)")
+    assert "the hit not seen" in debrief_html(report, None, "annotated.mp4")
+    del ev["hit_seen"]                                        # a seen hit: nothing said
+    assert "hit not seen" not in console_summary(report) and "hit not seen" not in debrief_html(report, None, "a.mp4")

@@ -123,8 +123,10 @@ def test_a_first_hit_no_sighting_shows_is_found_where_the_flight_meets_the_centr
     t, phase, ball, players = _hidden_first_hit()
     f, at, direction = first_flight_hit(t, ball, phase, 150.0)
     assert abs(f - 31) <= 1 and np.allclose(at, [150.0, 70.0], atol=0.05) and direction[0] > 0.99
-    play = detect_plays(t, players, ball, phase, centre_x=150.0)
+    unseen: set[int] = set()
+    play = detect_plays(t, players, ball, phase, centre_x=150.0, unseen_hits=unseen)
     assert np.flatnonzero(play >= 0).tolist() == [f] and play[f] == 0
+    assert unseen == {f}                                                           # the report will say so
     assert (detect_plays(t, players, ball, phase) == -1).all()                    # no centre line: no guess
     t, phase, ball, players = _hidden_first_hit(vx=0.1, vy=1.2)                    # along the throw's line
     assert first_flight_hit(t, ball, phase, 150.0) is None
@@ -140,8 +142,10 @@ def test_a_ball_seen_on_the_line_before_its_flight_is_a_seen_hit_not_a_guess():
     t, phase, ball, players = _hidden_first_hit()
     ball[28:32] = [150.0, 70.0]
     assert first_flight_hit(t, ball, phase, 150.0) is None
-    play = detect_plays(t, players, ball, phase, centre_x=150.0)
+    unseen: set[int] = set()
+    play = detect_plays(t, players, ball, phase, centre_x=150.0, unseen_hits=unseen)
     assert np.flatnonzero(play >= 0).tolist() == [31] and play[31] == 0
+    assert unseen == set()
 
 
 def test_of_two_hits_within_the_interval_the_stronger_stands():

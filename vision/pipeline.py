@@ -19,7 +19,7 @@ import numpy as np
 from reports.coverage import PLAYERS_PER_TEAM, line_up_coverage
 from rules import Field, FrameBatch, Thresholds, check_batch
 from rules.checks import before_throw_in, line_up_judged
-from rules.events import violation_events
+from rules.events import PLAY_CODES, violation_events
 from vision import phase as phase_mod
 from vision.ball import BallFollower
 from vision.ball_motion import MotionBallFinder
@@ -396,7 +396,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                                            max_per_team=PLAYERS_PER_TEAM, umpire_label=UMPIRE, guessed=interpolated)
 
     batch = _batch(fld, opts.defending, tids, identity, xy, t, ph, ball, cov, interpolated)
-    batch.play = detect_plays(t, batch.players, ball, ph, centre_x=fld.centre_x)
+    unseen_hits: set[int] = set()                     # plays on a hit the ball stage did not see
+    batch.play = detect_plays(t, batch.players, ball, ph, centre_x=fld.centre_x, unseen_hits=unseen_hits)
     thresholds = Thresholds(margin_sigmas=opts.margin_sigmas, speed_margin_sigmas=opts.speed_margin_sigmas)
     verdict = check_batch(batch, thresholds)
     for k, fr in enumerate(verdict["frames"]):
@@ -409,11 +410,14 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
         cluster_of={tid: voter.identity(tid) for tid in tids}, pos_of={f.index: k for k, f in enumerate(frames)},
         window=max(1, int(round(WINDOW_S * fps / opts.stride))))
     times = {f.index: f.t for f in frames}
+    unseen_at = {frames[fi].index for fi in unseen_hits}
     for ev in events + withheld:
         ev["start_s"], ev["end_s"] = times[ev["start_frame"]], times[ev["end_frame"]]
+        if ev["code"] in PLAY_CODES and ev["start_frame"] in unseen_at:
+            ev["hit_seen"] = False                    # the play's hit was placed from the ball's flight
 
     report = _report(video, opts, fit, frames, tids, identity, xy, cov, boxes, inferred, ph, throw, verdict,
-                     events, fps, time.perf_counter() - started, batch)
+                     events, fps, time.perf_counter() - started, batch, unseen_hits)
     report["roster"] = {"off_field_tracks": roster.outside, "frames_with_too_many_players": roster.masked_frames,
                         "positions_masked": roster.masked_positions,
                         "positions_doubled": roster.doubled_positions}
@@ -532,7 +536,7 @@ def _r(v, nd=3):
 
 
 def _report(video, opts, fit, frames, tids, identity, xy, cov, boxes, inferred, ph, throw, verdict, events, fps,
-            seconds, batch):
+            seconds, batch, unseen_hits=frozenset()):
     from rules.document import PHASES
     sigma = largest_sigma(cov)
     out_frames = []
@@ -553,6 +557,8 @@ def _report(video, opts, fit, frames, tids, identity, xy, cov, boxes, inferred, 
             else:
                 players.append({"id": player_id(who, tid), "team": who, **rec})
         play = {"player": batch.player_ids[batch.play[fi]]} if batch.play[fi] >= 0 else None
+        if play is not None and fi in unseen_hits:
+            play["hit_seen"] = False
         ball = None if f.ball_px is None else [_r(v, 1) for v in f.ball_px]
         out_frames.append({"index": f.index, "t": round(f.t, 4), "phase": PHASES[ph[fi]], "play": play,
                            "ball_px": ball,

@@ -142,11 +142,14 @@ def first_flight_hit(t: np.ndarray, ball: np.ndarray, phase: np.ndarray, centre_
 
 
 def detect_plays(t: np.ndarray, players: np.ndarray, ball: np.ndarray, phase: np.ndarray,
-                 reach_yd: float = 2.5, centre_x: float | None = None) -> np.ndarray:
+                 reach_yd: float = 2.5, centre_x: float | None = None,
+                 unseen_hits: set[int] | None = None) -> np.ndarray:
     """(F,) column of the player making a play at each frame, -1 for none.
 
     players: (F, P, 2) yards (NaN where unseen); ball: (F, 2) yards (NaN where unseen);
-    centre_x: the centre line's x (yards), for a first hit no sighting shows (first_flight_hit).
+    centre_x: the centre line's x (yards), for a first hit no sighting shows (first_flight_hit);
+    unseen_hits: where given, the frame of a play made on such a hit is added to it (the
+    report says so: a reviewer should look at that play on the clip).
     """
     F = len(t)
     play = np.full(F, -1, np.int64)
@@ -174,4 +177,6 @@ def detect_plays(t: np.ndarray, players: np.ndarray, ball: np.ndarray, phase: np
         riding = near & (speed >= RIDING_YDS)
         play[f] = int(np.argmin(np.where(riding if riding.any() else near, d, np.inf)))
         played = True
+        if unseen and unseen_hits is not None:
+            unseen_hits.add(int(f))
     return play
