@@ -185,3 +185,27 @@ def test_a_stray_sighting_after_a_hit_does_not_replace_it():
     ball[28] = [104.4, 83.5]
     ball[30] = [104.3, 84.0]
     assert [f for f, _ in ball_hits(t, ball)] == [25]
+
+
+def test_a_hit_long_after_the_last_sighting_is_placed_back_from_the_flight():
+    """The ball lies still, seen until frame 20, missed until frame 29, when it is seen flying
+    at 2.5 yd a frame: it left its place at frame 27, when the rider riding in reached it. At
+    the last sighting he was 4 yd off, out of reach; the hit is placed back from the flight."""
+    from vision.plays import hit_frame
+    t, phase = _scene()
+    n, hit = len(t), 27
+    ball = np.full((n, 2), [33.0, 78.0])
+    ball[hit + 1:, 0] -= 2.5 * np.arange(1, n - hit)                                # towards the south goal
+    ball[21:hit + 2] = np.nan                                                       # missed while it lay
+    rider = np.stack([33.0 + 0.5 * np.maximum(hit - np.arange(n), 0), np.full(n, 78.5)], 1)
+    players = rider[:, None, :]
+    assert hit_frame(t, ball, 20) == hit
+    play = detect_plays(t, players, ball, phase)
+    assert np.flatnonzero(play >= 0).tolist() == [hit]
+    # Seen again the next frame (no gap), or not seen flying on, the hit stays at the sighting.
+    ball2 = ball.copy()
+    ball2[21:23] = [[30.5, 78.0], [28.0, 78.0]]
+    assert hit_frame(t, ball2, 20) == 20
+    ball3 = ball.copy()
+    ball3[hit + 3:] = np.nan
+    assert hit_frame(t, ball3, 20) == 20

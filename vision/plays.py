@@ -8,8 +8,12 @@ A ball merely passing a player (the umpire's throw flying through the line-up, a
 a play, which a bare proximity rule would count. Speeds come from the ball's sightings in
 field yards: before a sighting over the two sightings before it (or the one, if the earlier
 is more than `max_gap_s` away), after it to the next sighting, at most `max_gap_s` later, so a
-hit hidden by the hitter's horse for a few frames is still found (at the last sighting
-before it). Projection of an airborne ball onto the ground exaggerates its speed; the ratio
+hit hidden by the hitter's horse for a few frames is still found. It was made where the ball
+was last seen, but not then: the flight, taken back at the speed it is then seen at to that
+place, gives the moment (`hit_frame`), and the hitter is looked for there and then (a
+re-rendered own_goal_blue1, seed 900: the ball lay seen for a while, was missed for 8 frames,
+and was next seen 7 yd away; Blue #1, riding in, was out of reach at the last sighting and
+hit it 7 frames later). Projection of an airborne ball onto the ground exaggerates its speed; the ratio
 test (HIT_GAIN_RATIO) keeps its bounces from counting.
 Until the first play after the throw-in, the ball going along the line of the umpire's throw,
 which is across the field between the ranks (along the centre line, either way: the ground
@@ -141,6 +145,28 @@ def first_flight_hit(t: np.ndarray, ball: np.ndarray, phase: np.ndarray, centre_
     return None
 
 
+def hit_frame(t: np.ndarray, ball: np.ndarray, f: int, max_gap_s: float = 0.4) -> int:
+    """The frame of a hit found at sighting `f` (ball_hits: the last before the jump) when the
+    ball was next seen only frames later: the flight's next two sightings (within `max_gap_s`
+    of each other) give its speed, and the ball left `f`'s place that long before the first of
+    them; `f` itself when the next sighting is the next frame, or the flight is not seen twice
+    going on the jump's way."""
+    seen = np.flatnonzero(np.isfinite(ball).all(axis=1))
+    after = seen[seen > f]
+    if len(after) < 2:
+        return f
+    a1, a2 = int(after[0]), int(after[1])
+    if a1 - f < 2 or t[a2] - t[a1] > max_gap_s or t[a2] <= t[a1]:
+        return f
+    jump = ball[a1] - ball[f]
+    v = (ball[a2] - ball[a1]) / (t[a2] - t[a1])
+    speed = float(np.hypot(*v))
+    if speed < HIT_MIN_SPEED_YDS or float(jump @ v) <= 0:
+        return f
+    t_hit = t[a1] - float(np.hypot(*jump)) / speed
+    return int(np.clip(np.argmin(np.abs(t - t_hit)), f, a1 - 1))
+
+
 def detect_plays(t: np.ndarray, players: np.ndarray, ball: np.ndarray, phase: np.ndarray,
                  reach_yd: float = 2.5, centre_x: float | None = None,
                  unseen_hits: set[int] | None = None) -> np.ndarray:
@@ -157,7 +183,7 @@ def detect_plays(t: np.ndarray, players: np.ndarray, ball: np.ndarray, phase: np
         return play
     cos_cone = np.cos(np.radians(THROW_CONE_DEG))
     played = False
-    hits = [(f, ball[f], direction, False) for f, direction in ball_hits(t, ball)]
+    hits = [(hit_frame(t, ball, f), ball[f], direction, False) for f, direction in ball_hits(t, ball)]
     hidden = first_flight_hit(t, ball, phase, centre_x) if centre_x is not None else None
     if hidden is not None:
         hits = sorted(hits + [(*hidden, True)], key=lambda h: h[0])
