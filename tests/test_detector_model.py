@@ -100,15 +100,6 @@ def test_refined_boxes_on_one_horse_are_one_box():
     assert out.confidence[0] == pytest.approx(0.61)
 
 
-def test_refined_copies_a_few_percent_apart_are_one_box():
-    """own_goal_blue1 frame 10: the refiner put two boxes on Red #1's horse whose edges lie up
-    to 0.8 px (2.3% of its 34 px height) apart; they are one horse."""
-    xyxy = np.array([[190.9, 329.2, 209.0, 363.5], [190.8, 329.4, 209.2, 362.7]], np.float32)
-    det = Detections(xyxy, np.array([HORSE, HORSE]), np.array([0.43, 0.36], np.float32))
-    out = drop_duplicate_horses(det)
-    assert out.xyxy.tolist() == xyxy[:1].tolist()
-
-
 def test_coco_names_map_to_our_classes():
     coco = {0: "person", 1: "bicycle", 17: "horse", 32: "sports ball"}
     assert class_map_for(coco) == {0: RIDER, 17: HORSE, 32: 3}

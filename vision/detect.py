@@ -133,19 +133,20 @@ def exported_imgsz(path: Path) -> list[int] | None:
     return [int(v) for v in size] if size else None
 
 
-DUPLICATE_EDGE = 0.025
+DUPLICATE_EDGE = 0.02
 
 
 def drop_duplicate_horses(det: Detections, edge: float = DUPLICATE_EDGE) -> Detections:
     """The box refiner can move two of the model's boxes (one on a horse, one between it and
     its neighbour) onto the same horse, past the model's own suppression: two tracks then
     follow one horse, and a line-up has nine players (seen on re-rendered samples: two boxes
-    1 px apart; on own_goal_blue1, 2.3% of the height apart, a second track on Red #1 shifted
-    the matching of the whole red rank: p95 1.02 -> 0.74 yd at 2.5%). Of horse boxes whose
-    four edges all lie within `edge` of the box height of each other, the best scored is
-    kept. Two real horses, one right behind the other, differ more: at least 2.72% in the 250
-    pairs overlapping at IoU > 0.7 in the truth of the 12 samples and 36 re-rendered ones
-    (every 2nd frame; IoU up to 0.96, which is why IoU cannot tell them)."""
+    1 px apart). Of horse boxes whose four edges all lie within `edge` of the box height of
+    each other, the best scored is kept. Two real horses, one right behind the other, differ
+    more: at least 2.72% in the 250 pairs overlapping at IoU > 0.7 in the truth of the 12
+    samples and 36 re-rendered ones (every 2nd frame; IoU up to 0.96, which is why IoU cannot
+    tell them). Session 29 tried 2.5% (own_goal_blue1 has two boxes 2.3% apart on Red #1:
+    p95 1.02 -> 0.74 yd) and went back: on a rendered recording a blue rider's track was then
+    voted an umpire, and his "5-yard circle" made eight false events."""
     horse = np.flatnonzero(det.class_id == HORSE)
     if len(horse) < 2:
         return det
