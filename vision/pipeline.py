@@ -31,6 +31,7 @@ from vision.identity_doubt import WINDOW_S, withhold_doubtful
 from vision.observe import FrameObs, Observer, umpire_class_known
 from vision.openvino_cpu import precision_name
 from vision.plays import detect_plays
+from vision.rejoin import rejoin_cut_parts
 from vision.relocate import MAX_CUTAWAY_S, KeyViews, next_search_t
 from vision.replays import Repeat, ReplayWatch
 from vision.roster import limit_roster
@@ -338,40 +339,22 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
             f"the part to analyse ({opts.window.describe() if opts.window else 'the video'}) starts on a camera cut "
             f"at frame {camera_cut['frame']} ({camera_cut['t']:.2f} s): another shot, and the calibrated camera's view "
             f"was not seen in it; start the part where that camera is on, or calibrate that shot")
-    exchanges = exchange_swaps(frames, voter, obs.looks) if opts.split_swaps else []
-    moved = exchange_by_motion(frames, voter, obs.looks) if opts.split_swaps else []
-    swaps = split_swaps(frames, voter, obs.looks) if opts.split_swaps else []
     F = len(frames)
     t = np.array([f.t for f in frames])
+    max_gap = int(round(opts.max_gap_s * fps / opts.stride))
+    exchanges, moved, swaps, rejoined = [], [], [], []
+    if opts.split_swaps:
+        exchanges = exchange_swaps(frames, voter, obs.looks)
+        moved = exchange_by_motion(frames, voter, obs.looks)
+        swaps = split_swaps(frames, voter, obs.looks)
+        # A cut part meets the track it continues on the places the positions stage gives
+        # (gait, heads): raw, a box cut short can put a track yards from its horse (session 29).
+        with _placed_in_frames(frames, t, opts.min_track_frames, max_gap, opts.smooth_window):
+            rejoined = rejoin_cut_parts(frames, voter, obs.looks, swaps)
 
     # Tracks seen long enough, their raw positions (T, F, 2) and uncertainty.
-    counts: dict[int, int] = {}
-    for f in frames:
-        for tid in f.track_ids[f.track_ids >= 0]:
-            counts[int(tid)] = counts.get(int(tid), 0) + 1
-    tids = sorted(k for k, n in counts.items() if n >= opts.min_track_frames)
-    col = {tid: k for k, tid in enumerate(tids)}
-    raw = np.full((len(tids), F, 2), np.nan)
-    boxes = np.full((len(tids), F, 4), np.nan)
-    persons = np.full((len(tids), F, 4), np.nan)
-    inferred = np.zeros((len(tids), F))
-    for fi, f in enumerate(frames):
-        for k, tid in enumerate(f.track_ids):
-            if int(tid) in col:
-                raw[col[int(tid)], fi] = f.field_yd[k]
-                boxes[col[int(tid)], fi] = f.horse_xyxy[k]
-                persons[col[int(tid)], fi] = f.person_xyxy[k]
-                if f.inferred is not None:
-                    inferred[col[int(tid)], fi] = f.inferred[k]
-    max_gap = int(round(opts.max_gap_s * fps / opts.stride))
-    # A moving horse's box stands higher off the ground than a still one's: place each
-    # horse again with the ground point for its speed, measured on a first smoothing (not
-    # where its bottom edge is hidden by a horse in front: there the edge is a guess, and the
-    # ground under its rider's head counts as much as the edge is hidden).
-    first = smooth_tracks(fill_gaps(raw, max_gap)[0], opts.smooth_window)
-    speed = fill_speeds(phase_mod.speeds(first, t, phase_mod.SPEED_WINDOW_S))
-    hidden = np.maximum(hidden_share(boxes), inferred)     # an implied horse box: wholly a guess
-    raw = moving_ground(raw, boxes, [f.H for f in frames], speed, hidden, persons)
+    tids, raw, boxes, persons, inferred = _track_arrays(frames, opts.min_track_frames)
+    raw, hidden = _placed(raw, boxes, persons, inferred, frames, t, max_gap, opts.smooth_window)
     raw, interpolated = fill_gaps(raw, max_gap)
     xy = smooth_tracks(raw, opts.smooth_window)
     # Each position's uncertainty, by direction: a camera sees across its view far better
@@ -430,6 +413,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                                   for by, done in (("looks", exchanges), ("motion", moved)) for a, b, p in done]
     report["tracks_cut_at_team_change"] = [{"track_id": a, "new_track_id": b, "frame": frames[p].index}
                                            for a, b, p in swaps]
+    report["tracks_rejoined"] = [{"track_id": part, "joined_to": tid, "frame": frames[p].index,
+                                  "lost_id_later": later} for part, tid, p, later in rejoined]
     report["detector"] = {"model": str(getattr(detector, "path", None)), "runtime": getattr(detector, "runtime", None),
                           "openvino_precision": precision_name()}
     report["camera_cut"] = camera_cut
@@ -493,6 +478,67 @@ def detect_frames(frames, detector, stride: int = 1, idle=None, lock=None):
 
 def detect_one(detector, frame, index: int):
     return detector(frame, index=index) if getattr(detector, "wants_index", False) else detector(frame)
+
+
+
+def _track_arrays(frames: list, min_frames: int):
+    """The tracks seen in at least `min_frames` frames (their ids, sorted) and, per track and
+    frame, the raw field position (T, F, 2), horse box and rider box (T, F, 4; NaN where not
+    seen) and whether the horse box was implied by its rider's (T, F)."""
+    counts: dict[int, int] = {}
+    for f in frames:
+        for tid in f.track_ids[f.track_ids >= 0]:
+            counts[int(tid)] = counts.get(int(tid), 0) + 1
+    tids = sorted(k for k, n in counts.items() if n >= min_frames)
+    col = {tid: k for k, tid in enumerate(tids)}
+    F = len(frames)
+    raw = np.full((len(tids), F, 2), np.nan)
+    boxes = np.full((len(tids), F, 4), np.nan)
+    persons = np.full((len(tids), F, 4), np.nan)
+    inferred = np.zeros((len(tids), F))
+    for fi, f in enumerate(frames):
+        for k, tid in enumerate(f.track_ids):
+            if int(tid) in col:
+                raw[col[int(tid)], fi] = f.field_yd[k]
+                boxes[col[int(tid)], fi] = f.horse_xyxy[k]
+                persons[col[int(tid)], fi] = f.person_xyxy[k]
+                if f.inferred is not None:
+                    inferred[col[int(tid)], fi] = f.inferred[k]
+    return tids, raw, boxes, persons, inferred
+
+
+def _placed(raw: np.ndarray, boxes: np.ndarray, persons: np.ndarray, inferred: np.ndarray, frames: list,
+            t: np.ndarray, max_gap: int, smooth_window: int) -> tuple[np.ndarray, np.ndarray]:
+    """The raw positions placed again (vision.positions.moving_ground) and each box's hidden
+    share. A moving horse's box stands higher off the ground than a still one's: each horse is
+    placed with the ground point for its speed, measured on a first smoothing (not where its
+    bottom edge is hidden by a horse in front: there the edge is a guess, and the ground under
+    its rider's head counts as much as the edge is hidden)."""
+    first = smooth_tracks(fill_gaps(raw, max_gap)[0], smooth_window)
+    speed = fill_speeds(phase_mod.speeds(first, t, phase_mod.SPEED_WINDOW_S))
+    hidden = np.maximum(hidden_share(boxes), inferred)     # an implied horse box: wholly a guess
+    return moving_ground(raw, boxes, [f.H for f in frames], speed, hidden, persons), hidden
+
+
+@contextlib.contextmanager
+def _placed_in_frames(frames: list, t: np.ndarray, min_frames: int, max_gap: int, smooth_window: int):
+    """Inside: each frame's field positions of the tracks seen in `min_frames` frames are those
+    _placed gives, with the tracks as they stand now; the raw ones come back on leaving."""
+    tids, raw, boxes, persons, inferred = _track_arrays(frames, min_frames)
+    placed, _ = _placed(raw, boxes, persons, inferred, frames, t, max_gap, smooth_window)
+    col = {tid: k for k, tid in enumerate(tids)}
+    kept = [f.field_yd for f in frames]
+    try:
+        for fi, f in enumerate(frames):
+            rows = [(k, col[int(tid)]) for k, tid in enumerate(f.track_ids) if int(tid) in col]
+            if rows:
+                f.field_yd = f.field_yd.copy()
+                for k, r in rows:
+                    f.field_yd[k] = placed[r, fi]
+        yield
+    finally:
+        for f, xy in zip(frames, kept):
+            f.field_yd = xy
 
 
 def _override_index(frame_index: int | None, frames) -> int | None:
