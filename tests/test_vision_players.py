@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.detections import HORSE, RIDER, UMPIRE, Detections
-from vision.players import Units, horse_from_person, pair_units, seat_score
+from vision.players import INFER_CONF, Units, horse_from_person, pair_units, seat_score
 from vision.positions import GAIT_DROP, ground_point_px
 
 TRUTH = Path(__file__).resolve().parents[1] / "sample_videos" / "slow_returner_red2" / "truth.json"
@@ -167,3 +167,18 @@ def test_an_implied_horse_where_a_detected_horse_stood_a_moment_ago_is_dropped()
     later = _units([[10.5, 10.2]], [True])                        # the first horse not seen since t=0
     g = ground_point_px(later.horse_xyxy)
     assert len(obs._drop_recently_seen(later, g, g, t=0.5 + RECENT_HORSE_S + 0.1)[0]) == 1
+
+
+def test_an_umpire_on_a_faint_horse_box_scores_at_least_his_own_box():
+    """The umpire behind a line-up (re-rendered clean_two_umpires, seed 1900): his horse,
+    41% visible, boxed at 0.34, under the tracker's 0.35; his striped shirt at 0.40. His unit
+    scores his own box's score (up to INFER_CONF, as a rider with no horse box would); a rider
+    on a faint horse keeps the horse's score."""
+    horse, person = [100, 140, 130, 240], [100, 100, 130, 190]     # seated: boots half-way down the horse
+    for kind, person_conf, expected in ((UMPIRE, 0.40, 0.40), (UMPIRE, 0.9, INFER_CONF), (UMPIRE, 0.2, 0.34),
+                                        (RIDER, 0.40, 0.34)):
+        det = Detections(np.array([horse, person], np.float32), np.array([HORSE, kind]),
+                         np.array([0.34, person_conf], np.float32))
+        units = pair_units(det, hidden_horses=True)
+        assert len(units) == 1 and units.person_index.tolist() == [1]
+        assert abs(float(units.confidence[0]) - expected) < 1e-6, (kind, person_conf)

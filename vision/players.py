@@ -37,7 +37,10 @@ INFER_MAX_ASPECT = 3.2   # height / width of a mounted person's box: 1.86-3.01 (
 DUPLICATE_SHARE = 0.15   # an implied ground point this near (share of the horse height) a detected
                          # unit's is that unit's own rider, unpaired: no second unit
 INFER_CONF = 0.4         # an implied unit's score is at most this (the tracker then prefers a detected
-                         # horse; on clean_lineup p95 error 1.41 -> 1.27 yd against the rider's own score)
+                         # horse; on clean_lineup p95 error 1.41 -> 1.27 yd against the rider's own score);
+                         # an umpire's unit scores at least his own box's score up to this: his horse, half
+                         # hidden behind a line-up, boxed at 0.34, made him fainter than no horse box would
+                         # (re-rendered clean_two_umpires, seed 1900: no umpire there for 100 frames)
 HIDDEN_MIN = 0.5         # the implied horse's hooves must be this hidden (positions.hidden_share) by
                          # horses in front: a horse in clear view that the detector missed for a frame
                          # is the tracker's to bridge, not a guess from its rider
@@ -130,8 +133,12 @@ def pair_units(det: Detections, min_score: float = 0.2, hidden_horses: bool = Fa
         is_umpire[cols] = det.class_id[people[rows]] == UMPIRE
         person_index[cols] = people[rows]
         seat[cols] = score[rows, cols]
+    conf = det.confidence[horses].astype(np.float32)
+    if is_umpire.any():      # the umpire's unit scores at least his own box's, up to INFER_CONF (below)
+        ump = np.flatnonzero(is_umpire)
+        conf[ump] = np.maximum(conf[ump], np.minimum(det.confidence[person_index[ump]], INFER_CONF))
     units = Units(det.xyxy[horses].astype(np.float32), person_xyxy, is_umpire,
-                  det.confidence[horses].astype(np.float32), person_index, seat, np.zeros(n, bool))
+                  conf, person_index, seat, np.zeros(n, bool))
     if not hidden_horses:
         return units
     lone, implied = _hidden_horse_units(det, np.setdiff1d(people, person_index), units.horse_xyxy)
