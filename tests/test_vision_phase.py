@@ -335,6 +335,46 @@ def test_two_sightings_a_gap_apart_that_do_not_fall_from_his_hand_are_not_a_thro
     assert ti.method == "players", ti
 
 
+def _landed(first: int, lie_at: int, n_lying: int = 3, in_box: int = 1,
+            place: tuple[float, float] = (580.0, 345.0)) -> np.ndarray:
+    """The ball seen `in_box` times from `first` in his box (leaving his hand, 12 px a frame
+    down and across), then not until `lie_at`, from when it lies at `place` (px, under his box,
+    whose bottom is at 300) for `n_lying` frames, rolling 1 px a frame."""
+    ball = np.full((F, 2), np.nan)
+    for k in range(in_box):
+        ball[first + k] = HAND + (5.0 + 5.0 * k, 11.0 * k)
+    for k in range(n_lying):
+        ball[lie_at + k] = np.array(place) + (1.0 * k, 0.0)
+    return ball
+
+
+def test_a_ball_seen_leaving_his_hand_then_lying_on_the_ground_under_him_is_the_throw_in():
+    """The throw's flight hidden by the line-up (re-rendered clean_two_umpires, seeds 900 and
+    1900): the ball seen once or twice in his box, then 15-23 frames later lying on the ground
+    under him. A ball lies there only once thrown: the throw-in is the first sighting,
+    back-dated to the release, not the hit seen later or the players' start."""
+    for in_box, lie_at in ((1, 64 + 23), (2, 64 + 15)):
+        ti = detect_throw_in(T, _players(100), _landed(64, lie_at, in_box=in_box), UMPIRE)
+        assert (ti.method, ti.frame) == ("ball", 64 - RELEASE_LAG_FRAMES), (in_box, lie_at, ti)
+
+
+def test_a_sighting_in_his_box_and_a_white_thing_on_the_ground_are_not_always_a_throw():
+    """The ground sightings seen once only, too late, not under his box (beside his horse), moving
+    (a white bandage on a walking horse's leg), or of a thing lying there before the sighting in
+    his box (a bandage on a still horse's leg): the players' start stays the throw-in."""
+    cases = {"once": _landed(64, 80, n_lying=1), "late": _landed(64, 64 + 30),
+             "beside": _landed(64, 80, place=(600.0, 290.0))}
+    moving = _landed(64, 80)
+    moving[80:83] += np.array([[0.0, 0.0], [3.0, 0.0], [6.0, 0.0]])      # 4 px (0.04 box heights) a frame
+    cases["moving"] = moving
+    there_before = _landed(64, 80)
+    there_before[50] = there_before[80]
+    cases["there before"] = there_before
+    for name, ball in cases.items():
+        ti = detect_throw_in(T, _players(100), ball, UMPIRE)
+        assert ti.method == "players" and abs(ti.frame - 100) <= 1, (name, ti)
+
+
 def test_still_flecks_above_the_umpire_seen_by_turns_are_not_a_throw():
     """Four raised mallet heads in a row above the umpire, one per rank, each seen at the same
     place again and again but by turns, in an order that draws a fast ball along a line (a

@@ -40,6 +40,15 @@ DROP_MIN = 0.15              # ... this many box heights lower (and more down th
                              # an underhand throw into the ranks seen from behind him, the ball hidden by
                              # his body and the horses between (re-rendered wrong_side_plays_early and
                              # slow_returner_blue1_delayed_foul: seen at 64-65, then at 71 0.22-0.31 lower)
+LAND_FRAMES = 25             # a ball seen in his box and, within this many frames, found lying on the ground
+LAND_BELOW = 0.15            # ... this many box heights lower than that sighting and under his box ...
+LAND_SIGHTINGS = 2           # ... seen this many times in a row (within 3 frames), each less than
+LAND_SPEED = 0.03            # ... this many box heights a frame from the one before (lying or rolling), ...
+LAND_NEW = 0.1               # ... and no sighting within this many box heights of there in the
+                             # HELD_RECENT_FRAMES before: thrown there (re-rendered clean_two_umpires, seeds
+                             # 900 and 1900: the throw seen once or twice in his box, its flight hidden by
+                             # the line-up, the ball then seen lying 15-23 frames later; a still white
+                             # thing on the ground there, seen before, is no ball thrown)
 LINE_TOLERANCE = 0.05        # the third sighting's distance from the line, in box heights per frame since the first
 STILL_PX = 1.5               # a sighting outside the umpire's box within this many pixels (relative to him) of ...
 STILL_REPEATS = 3            # ... this many others within HELD_RECENT_FRAMES either side is a still fleck (a raised
@@ -117,6 +126,7 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
     # A ball held still is in his hand only inside his box (grown by HAND_MARGIN of its
     # height): a fleck held still above his head is not a ball that can vouch for a throw.
     hand = inside_grown(ball_px, umpire_box, HAND_MARGIN)
+    near_idx = idx
     idx = idx[~_still_flecks(idx, off, hand, recent)]
     held = None                                            # offset of the ball last seen in hand
     held_at = -1                                           # ... and its frame
@@ -132,7 +142,8 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
             held, held_at = off[a], a                      # first seen, held still (in his hand)
             continue
         if nxt is None or nxt - a > gap:
-            if _dropped_to_ground(a, idx, off, h, hand, held, gap, r):
+            if _dropped_to_ground(a, idx, off, h, hand, held, gap, r) \
+                    or _landed_below(a, near_idx, ball_px, umpire_box, hand, gap, r, recent):
                 return max(0, int(a) - scaled_frames(RELEASE_LAG_FRAMES, fps))
             continue                                       # a lone sighting: not enough
         if _in_hand(off[nxt], held, h[nxt]):
@@ -148,7 +159,8 @@ def throw_in_from_ball(ball_px: np.ndarray, umpire_box: np.ndarray, near: float 
         # After a ball seen in hand two will do, the first in his box: what vouched may be a white
         # fleck at his knee (a re-rendered slow_returner_red2: one seen there for 4 s, then two
         # stray sightings over his shoulder made a throw-in 28 frames early).
-        if (held is None or not hand[a]) and not np.any(err < LINE_TOLERANCE * h[a] * (later - a) / r):
+        if (held is None or not hand[a]) and not np.any(err < LINE_TOLERANCE * h[a] * (later - a) / r) \
+                and not _landed_below(a, near_idx, ball_px, umpire_box, hand, gap, r, recent):
             continue
         return max(0, int(a) - scaled_frames(RELEASE_LAG_FRAMES, fps))
     return None
@@ -176,6 +188,33 @@ def _dropped_to_ground(a: int, idx: np.ndarray, off: np.ndarray, h: np.ndarray, 
         if _in_hand(off[b], held, h[b]):
             return False
         if dy >= DROP_MIN * h[a] and abs(dx) <= dy:
+            return True
+    return False
+
+
+def _landed_below(a: int, idx: np.ndarray, ball_px: np.ndarray, box: np.ndarray, hand: np.ndarray, gap: int,
+                  r: float, recent: float) -> bool:
+    """A sighting `a` in the umpire's box (his hand) after which, within LAND_FRAMES (reference
+    frames, `r` each), the ball is found lying on the ground under him: LAND_SIGHTINGS in a row
+    (each within `gap` frames of the one before and moving less than LAND_SPEED box heights a
+    reference frame), each below his box and at least LAND_BELOW box heights lower than `a`,
+    where nothing was seen in the `recent` frames before `a` (LAND_NEW). The throw's flight,
+    hidden by the line-up, is not needed: a ball lies on the ground only once thrown in."""
+    if not hand[a]:
+        return False
+    h = box[a, 3] - box[a, 1]
+    later = idx[(idx > a) & (idx <= a + LAND_FRAMES * r)]
+    low = later[(ball_px[later, 1] >= ball_px[a, 1] + LAND_BELOW * h) & (ball_px[later, 1] > box[later, 3])]
+    before = idx[(idx < a) & (idx >= a - recent)]
+    run = []
+    for b in low:
+        if run and (b - run[-1] > gap or np.hypot(*(ball_px[b] - ball_px[run[-1]])) >= LAND_SPEED * h * (b - run[-1]) / r):
+            run = []
+        if len(before) and np.min(np.hypot(*(ball_px[before] - ball_px[b]).T)) < LAND_NEW * h:
+            run = []
+            continue                                       # seen there before the throw: not the ball
+        run.append(b)
+        if len(run) >= LAND_SIGHTINGS:
             return True
     return False
 
