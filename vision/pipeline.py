@@ -349,8 +349,9 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
         swaps = split_swaps(frames, voter, obs.looks)
         # A cut part meets the track it continues on the places the positions stage gives
         # (gait, heads): raw, a box cut short can put a track yards from its horse (session 29).
-        with _placed_in_frames(frames, t, opts.min_track_frames, max_gap, opts.smooth_window):
-            rejoined = rejoin_cut_parts(frames, voter, obs.looks, swaps)
+        if swaps:
+            with _placed_in_frames(frames, t, opts.min_track_frames, max_gap, opts.smooth_window):
+                rejoined = rejoin_cut_parts(frames, voter, obs.looks, swaps)
 
     # Tracks seen long enough, their raw positions (T, F, 2) and uncertainty.
     tids, raw, boxes, persons, inferred = _track_arrays(frames, opts.min_track_frames)
