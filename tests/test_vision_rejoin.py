@@ -4,14 +4,8 @@ import numpy as np
 from vision.observe import FrameObs
 from vision.rejoin import REJOIN_NEAR_YD, rejoin_cut_parts
 from vision.swaps import split_swaps
-from vision.teams import Appearance, IdentityVoter, bgr_to_lab, colour_feature
-
-RED, BLUE = (40, 40, 210), (200, 90, 30)
-
-
-def _look(bgr):
-    return Appearance(lab=bgr_to_lab(bgr), colourful=True, umpire_score=0.0, n_pixels=100,
-                      feature=colour_feature(bgr))
+from vision.teams import IdentityVoter
+from tests.looks import BLUE, RED, jersey_look
 
 
 def _frame(pos, rows):
@@ -48,7 +42,7 @@ def _red_rides_past_blue(blue_id_to_red_at=30, red_lost_until=50, other_red=None
                 said.append((1, BLUE))
         frames.append(_frame(pos, rows))
         for tid, colour in said:
-            look = _look(colour)
+            look = jersey_look(colour)
             voter.observe(tid, look)
             looks.append((pos, tid, look, None))
     return frames, looks, voter

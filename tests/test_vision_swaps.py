@@ -5,8 +5,7 @@ import pytest
 from vision.observe import FrameObs
 from vision.swaps import MIN_LOOKS, change_point, exchange_swaps, run_of_other_team, split_swaps
 from vision.teams import Appearance, IdentityVoter, colour_feature, bgr_to_lab
-
-RED, BLUE = (40, 40, 210), (200, 90, 30)
+from tests.looks import BLUE, RED, jersey_look
 
 
 def test_change_point_finds_the_jump_and_ignores_noise():
@@ -29,11 +28,6 @@ def test_a_run_of_the_other_team_between_two_of_one_is_found():
     assert run_of_other_team(["red"] * 40) is None
 
 
-def _look(bgr):
-    return Appearance(lab=bgr_to_lab(bgr), colourful=True, umpire_score=0.0, n_pixels=100,
-                      feature=colour_feature(bgr))
-
-
 def _frame(pos, ids):
     n = len(ids)
     z = np.zeros((n, 4))
@@ -48,7 +42,7 @@ def test_split_swaps_cuts_the_track_and_redoes_its_votes():
         frames.append(_frame(pos, [1, 2, 3]))
         # track 1 is a red player until frame 20, then his blue neighbour; 2 red, 3 blue all along
         for tid, colour in ((1, RED if pos < 20 else BLUE), (2, RED), (3, BLUE)):
-            look = _look(colour)
+            look = jersey_look(colour)
             voter.observe(tid, look)
             looks.append((pos, tid, look, None))
     cuts = split_swaps(frames, voter, looks)
@@ -72,7 +66,7 @@ def test_a_track_carried_onto_an_opponent_and_back_is_cut_twice():
     for pos in range(70):
         frames.append(_frame(pos, [1, 2]))
         for tid, colour in ((1, BLUE if 25 <= pos < 45 else RED), (2, BLUE)):
-            look = _look(colour)
+            look = jersey_look(colour)
             voter.observe(tid, look)
             looks.append((pos, tid, look, None))
     cuts = split_swaps(frames, voter, looks)
@@ -98,7 +92,7 @@ def _exchange_scene(swap_at: int | None, b_changes: bool = True, apart_yd: float
         late = swap_at is not None and pos >= swap_at
         for tid, colour in ((1, BLUE if late else RED), (2, RED if late and b_changes else BLUE), (3, RED)):
             if (pos in seen if seen is not None and tid < 3 else pos % 3 == tid % 3):   # every third, as the pipeline
-                look = _look(colour)
+                look = jersey_look(colour)
                 voter.observe(tid, look)
                 looks.append((pos, tid, look, None))
     return frames, looks, voter
@@ -214,10 +208,10 @@ def test_named_looks_lists_a_look_of_two_kits_at_once_as_naming_neither_when_ask
     voter = IdentityVoter(hints={"red": RED, "blue": BLUE})
     for pos in range(10):
         for tid, colour in ((1, RED), (2, RED), (3, BLUE), (4, BLUE)):
-            voter.observe(tid, _look(colour))
+            voter.observe(tid, jersey_look(colour))
     px = np.array([RED] * 45 + [BLUE] * 55, np.float32)         # both kits in one jersey band
     mixed = Appearance(lab=bgr_to_lab(BLUE), colourful=True, umpire_score=0.0, n_pixels=100,
                        feature=colour_signature(px))
-    looks = [(5, 9, mixed, None), (6, 9, _look(RED), None), (7, 9, mixed, None)]
+    looks = [(5, 9, mixed, None), (6, 9, jersey_look(RED), None), (7, 9, mixed, None)]
     assert named_looks(looks, voter)[9] == [(5, "blue"), (6, "red"), (7, "blue")]
     assert named_looks(looks, voter, clear_only=True)[9] == [(5, None), (6, "red"), (7, None)]
