@@ -208,8 +208,9 @@ def _landed_below(a: int, idx: np.ndarray, ball_px: np.ndarray, box: np.ndarray,
     before = idx[(idx < a) & (idx >= a - recent)]
     run = []
     for b in low:
-        if run and (b - run[-1] > gap or np.hypot(*(ball_px[b] - ball_px[run[-1]])) >= LAND_SPEED * h * (b - run[-1]) / r):
-            run = []
+        if run and (b - run[-1] > gap
+                    or np.hypot(*(ball_px[b] - ball_px[run[-1]])) >= LAND_SPEED * h * (b - run[-1]) / r):
+            run = []                                       # not lying: moved on, or seen again too late
         if len(before) and np.min(np.hypot(*(ball_px[before] - ball_px[b]).T)) < LAND_NEW * h:
             run = []
             continue                                       # seen there before the throw: not the ball

@@ -481,7 +481,6 @@ def detect_one(detector, frame, index: int):
     return detector(frame, index=index) if getattr(detector, "wants_index", False) else detector(frame)
 
 
-
 def _track_arrays(frames: list, min_frames: int):
     """The tracks seen in at least `min_frames` frames (their ids, sorted) and, per track and
     frame, the raw field position (T, F, 2), horse box and rider box (T, F, 4; NaN where not

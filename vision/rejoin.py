@@ -27,7 +27,8 @@ import numpy as np
 from vision.frame_rate import frame_rate, scaled_frames
 
 REJOIN_NEAR_YD = 2.0    # the lost track's last place this close to the new part's then ...
-REJOIN_OVERLAP = 3      # ... last seen from the frame before the part to this many frames into it (25 frames/s; scaled) ...
+REJOIN_OVERLAP = 3      # ... last seen from the frame before the part to this many frames into it
+                        # (frames of 25 frames/s footage; scaled to faster) ...
 REJOIN_LOST_S = 0.5     # ... and then not seen for at least this long
 
 
