@@ -44,10 +44,9 @@ def write_reports(report: dict, out_dir: str | Path) -> list[Path]:
 
 
 def unseen_hit_note(ev: dict) -> str:
-    """What to say of an event found at a play whose hit the ball stage did not see
-    (vision.plays.first_flight_hit: placed from the ball's flight), else ""."""
-    return "the hit not seen: placed where the ball's flight meets the centre line" \
-        if ev.get("hit_seen") is False else ""
+    """What to say of an event found at a play whose hit the ball stage did not see (its moment
+    taken from the ball's flight: vision.plays.first_flight_hit, hit_frame), else ""."""
+    return "the hit not seen: its moment taken from the ball's flight" if ev.get("hit_seen") is False else ""
 
 
 def withheld_reason(ev: dict) -> str:

@@ -127,7 +127,7 @@ def test_a_play_on_a_hit_not_seen_says_so_in_the_console_and_the_debrief():
               "calibration": {"rms_px": 0.1, "rms_yd": 0.01}, "throw_in": {"frame": 0, "t": 0.0, "method": "ball"},
               "tracks": [], "events": [ev], "summary": {"processing_s": 0.1}, "frames": frames}
     line = next(s for s in console_summary(report).splitlines() if "ILLEGAL_PLAY" in s)
-    assert line.endswith("(the hit not seen: placed where the ball's flight meets the centre line)")
+    assert line.endswith("(the hit not seen: its moment taken from the ball's flight)")
     assert "the hit not seen" in debrief_html(report, None, "annotated.mp4")
     del ev["hit_seen"]                                        # a seen hit: nothing said
     assert "hit not seen" not in console_summary(report) and "hit not seen" not in debrief_html(report, None, "a.mp4")

@@ -48,7 +48,9 @@ def test_a_hit_hidden_for_a_few_frames_is_found_at_the_last_sighting():
     ball[hit + 1:hit + 4] = np.nan                                                 # behind the hitter's horse
     players = np.full((n, 1, 2), [151.0, 70.5])
     assert [f for f, _ in ball_hits(t, ball)] == [hit]
-    assert detect_plays(t, players, ball, phase)[hit] == 0
+    unseen: set[int] = set()
+    assert detect_plays(t, players, ball, phase, unseen_hits=unseen)[hit] == 0
+    assert unseen == set()                      # the flight goes back to the last sighting: a seen hit
 
 
 def test_the_throws_bounce_across_the_field_is_not_a_play_but_a_later_hit_across_is():
@@ -200,8 +202,10 @@ def test_a_hit_long_after_the_last_sighting_is_placed_back_from_the_flight():
     rider = np.stack([33.0 + 0.5 * np.maximum(hit - np.arange(n), 0), np.full(n, 78.5)], 1)
     players = rider[:, None, :]
     assert hit_frame(t, ball, 20) == hit
-    play = detect_plays(t, players, ball, phase)
+    unseen: set[int] = set()
+    play = detect_plays(t, players, ball, phase, unseen_hits=unseen)
     assert np.flatnonzero(play >= 0).tolist() == [hit]
+    assert unseen == {hit}                      # its moment taken from the flight: the report says so
     # Seen again the next frame (no gap), or not seen flying on, the hit stays at the sighting.
     ball2 = ball.copy()
     ball2[21:23] = [[30.5, 78.0], [28.0, 78.0]]

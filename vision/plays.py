@@ -174,8 +174,9 @@ def detect_plays(t: np.ndarray, players: np.ndarray, ball: np.ndarray, phase: np
 
     players: (F, P, 2) yards (NaN where unseen); ball: (F, 2) yards (NaN where unseen);
     centre_x: the centre line's x (yards), for a first hit no sighting shows (first_flight_hit);
-    unseen_hits: where given, the frame of a play made on such a hit is added to it (the
-    report says so: a reviewer should look at that play on the clip).
+    unseen_hits: where given, the frame of a play made on a hit whose moment the ball's flight
+    gave (first_flight_hit, or hit_frame away from the last sighting) is added to it (the report
+    says so: a reviewer should look at that play on the clip).
     """
     F = len(t)
     play = np.full(F, -1, np.int64)
@@ -183,12 +184,14 @@ def detect_plays(t: np.ndarray, players: np.ndarray, ball: np.ndarray, phase: np
         return play
     cos_cone = np.cos(np.radians(THROW_CONE_DEG))
     played = False
-    hits = [(hit_frame(t, ball, f), ball[f], direction, False) for f, direction in ball_hits(t, ball)]
+    # (frame, place, direction, from the first flight, the frame taken from the flight)
+    hits = [(g, ball[f], direction, False, g != f)
+            for f, direction in ball_hits(t, ball) for g in [hit_frame(t, ball, f)]]
     hidden = first_flight_hit(t, ball, phase, centre_x) if centre_x is not None else None
     if hidden is not None:
-        hits = sorted(hits + [(*hidden, True)], key=lambda h: h[0])
-    for f, at, direction, unseen in hits:
-        if phase[f] not in (PLAY, THROW_IN) or (unseen and played):
+        hits = sorted(hits + [(*hidden, True, True)], key=lambda h: h[0])
+    for f, at, direction, first_flight, dated in hits:
+        if phase[f] not in (PLAY, THROW_IN) or (first_flight and played):
             continue                                  # (after a seen play: not the first flight)
         if not played and abs(float(direction[1])) >= cos_cone:
             continue                                  # the throw going on (a bounce), not a play
@@ -203,6 +206,6 @@ def detect_plays(t: np.ndarray, players: np.ndarray, ball: np.ndarray, phase: np
         riding = near & (speed >= RIDING_YDS)
         play[f] = int(np.argmin(np.where(riding if riding.any() else near, d, np.inf)))
         played = True
-        if unseen and unseen_hits is not None:
+        if dated and unseen_hits is not None:
             unseen_hits.add(int(f))
     return play
