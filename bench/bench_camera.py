@@ -13,6 +13,7 @@ tracker's updates a frame (median of --repeats runs; CPU time, not wall time, so
 work on the machine counts less).
 
     .venv/bin/python bench/bench_camera.py [--rendered DIR] [--repeats 3] [--only NAME ...] [--set KEY=VALUE ...]
+        [--extra N]
 """
 from __future__ import annotations
 
@@ -41,6 +42,17 @@ VARIANTS = {
     "no_zoom": (903, (6, -3, -1), (0, 0), False),
     "long_pan": (904, (0, -4, 1), (15, 3), True),
 }
+
+
+def extra_variants(n: int) -> dict:
+    """`n` more pans: camera stand moved by up to ±8 yd along, 0-5 yd back, -1..3 yd up; the
+    keyframes' aims by -5..20 yd along and ±3-5 yd across; every third one without zoom."""
+    rng = np.random.default_rng(31)
+    out = {}
+    for k in range(n):
+        out[f"extra{k}"] = (3100 + k, tuple(float(v) for v in np.round(rng.uniform([-8, -5, -1], [8, 0, 3]), 1)),
+                            tuple(float(v) for v in np.round(rng.uniform([-5, -3], [20, 5]), 1)), bool(k % 3))
+    return out
 
 
 def render_variant(name: str, out: Path) -> Path:
@@ -109,7 +121,13 @@ def main() -> None:
     ap.add_argument("--json", default=None, help="also write the figures here")
     ap.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
                     help="tracker options to try instead of the defaults, e.g. max_features=400")
+    ap.add_argument("--extra", type=int, default=0, metavar="N",
+                    help="also N more pans of the sample's scenario, stands, aims and zoom drawn at random "
+                         "(seeds 3100...; session 31's figures: --extra 12), and the means over all pans")
     args = ap.parse_args()
+    VARIANTS.update(extra_variants(args.extra))
+    if args.only is not None:
+        args.only += [k for k in VARIANTS if k.startswith("extra")]
     tmp = tempfile.TemporaryDirectory() if not args.rendered else None
     out = Path(args.rendered or tmp.name)
     out.mkdir(parents=True, exist_ok=True)
@@ -125,6 +143,11 @@ def main() -> None:
     print("\n| pan | frames | error median / p95 / max, yd | error on the last frame, yd | tracker CPU ms a frame |")
     print("|---|---|---|---|---|")
     print("\n".join(rows))
+    if len(figures) > 1:
+        m = {k: float(np.mean([f[k] for f in figures.values()])) for k in
+             ("error_median_yd", "error_p95_yd", "error_max_yd", "error_last_frame_yd")}
+        print(f"\nmeans over the {len(figures)} pans: median {m['error_median_yd']:.2f}, p95 {m['error_p95_yd']:.2f}, "
+              f"max {m['error_max_yd']:.2f}, last frame {m['error_last_frame_yd']:.2f} yd")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1))
     if tmp is not None:
