@@ -420,7 +420,7 @@ class CameraMotionTracker:
         self._templates: dict[int, np.ndarray] = {}
         self._prev_gray: np.ndarray | None = None
         self._full_gray: np.ndarray | None = None
-        self._full_red: np.ndarray | None = None
+        self._full_frame: np.ndarray | None = None
         self._frame_no = -1
         self._since_detect = 0
         self._vel = np.eye(3)                    # last frame-to-frame motion, scaled px
@@ -616,7 +616,7 @@ class CameraMotionTracker:
                              f"{self.image_size[0]}x{self.image_size[1]}")
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         self._full_gray = grey
-        self._full_red = frame[:, :, 2] if frame.ndim == 3 else grey     # the boards stand out most in red
+        self._full_frame = frame
         if self.scale == 1.0:
             return grey
         return cv2.resize(grey, self.size_s, interpolation=cv2.INTER_AREA)
@@ -815,15 +815,15 @@ class CameraMotionTracker:
         by 15-25 levels, in red by 45-67)."""
         if not self.boards or self.camera is None:
             return None
-        cam_y = float(self.camera.C[1])
-        if self._board_bias is None:
-            if not learn:
-                return None
-            self._board_bias = board_bias_px(board_samples(self._full_red, H, cam_y, self.length,
-                                                           self.width, boxes))
+        if self._board_bias is None and not learn:
             return None
-        return board_samples(self._full_red, H, cam_y, self.length, self.width, boxes,
-                             bias_px=self._board_bias)
+        cam_y = float(self.camera.C[1])
+        f = self._full_frame
+        red = cv2.extractChannel(f, 2) if f.ndim == 3 else f     # contiguous, for cv2.remap
+        if self._board_bias is None:
+            self._board_bias = board_bias_px(board_samples(red, H, cam_y, self.length, self.width, boxes))
+            return None
+        return board_samples(red, H, cam_y, self.length, self.width, boxes, bias_px=self._board_bias)
 
     def _snap_camera(self, boxes) -> tuple[float, float]:
         """Turn and zoom the PTZ camera part of the way (`reanchor_gain`) to where the field's
@@ -839,10 +839,12 @@ class CameraMotionTracker:
         turned camera (RMS of the places within 3 px over LINE_FIT_PX), or the correction is
         larger than drift (LINE_MAX_TURN, LINE_MAX_ZOOM). Returns the mean shift of the
         features, yd."""
-        board = self._board_samples(boxes, self.H, learn=True)   # from the start: how the boards look
+        if self._board_bias is None:                  # from the start: how the boards look
+            self._board_samples(boxes, self.H, learn=True)
         if self._travel_px() < self.LINE_MIN_TRAVEL_PX:
             return 0.0, 0.0
-        s = LineSamples.join([line_samples(self._full_gray, self.H, self.length, self.width, boxes), board])
+        s = LineSamples.join([line_samples(self._full_gray, self.H, self.length, self.width, boxes),
+                              self._board_samples(boxes, self.H)])
         t = self._tracks
         if s is None or s.found().sum() < self.LINE_MIN_PLACES or len(t) == 0:
             return 0.0, 0.0
