@@ -139,3 +139,20 @@ def test_a_still_camera_is_not_re_anchored():
             break
     assert tracker._board_bias is not None                   # the boards' look was taken meanwhile
     assert tracker._travel_px() < tracker.LINE_MIN_TRAVEL_PX
+
+
+def test_boards_across_the_field_from_a_camera_on_the_east_side():
+    """horse_change_blue3 is filmed from beyond the east sideline (y = 175): the boards it sees the
+    face of stand on the west sideline, y = 0."""
+    clip = PAN.parent / "horse_change_blue3"
+    truth = json.loads((clip / "truth.json").read_text())
+    cap = cv2.VideoCapture(str(clip / "clip.mp4"))
+    ok, frame = cap.read()
+    cap.release()
+    assert ok
+    G = np.array(truth["frames"][0]["H_field_to_image"])
+    cam_y = ptz_from_homography(G, SIZE).C[1]
+    assert cam_y > 160
+    s = board_samples(cv2.extractChannel(frame, 2), np.linalg.inv(G), cam_y)
+    assert s is not None and np.all(s.base[:, 1] == 0.0) and s.found().sum() >= 8
+    assert -1.0 < board_bias_px(s) < -0.3
