@@ -41,6 +41,19 @@ def test_sample_meets_the_pipeline_thresholds(tmp_path, name):
     assert score["throw_in_frame_error"] is not None and score["throw_in_frame_error"] <= 3, score
 
 
+def test_panning_clip_positions_hold_through_the_pan(tmp_path):
+    """clean_lineup_pan pans 55 yd and zooms out a third: the camera, re-anchored on the boards'
+    foot and the painted lines as it goes, keeps the players' 95th-percentile error at 0.62 yd
+    (1.22 in session 30, when drift in turn and zoom grew through the pan). Its throw-in is not
+    asserted: the ball is hidden through the release (README)."""
+    report, _, score = _run("clean_lineup_pan", tmp_path)
+    assert score["event_precision"] >= 0.95 and score["event_recall"] >= 0.95, score
+    assert score["position_error_p95_yd"] <= 0.9, score
+    cam = report["camera"]
+    assert cam["model"] == "pan-tilt-zoom" and cam["reanchored"] > 5
+    assert -1.0 < cam["boards_look_px"] < -0.3
+
+
 def test_near_boards_event_is_reported_with_its_distance(tmp_path):
     report, _, _ = _run("throw_in_near_boards", tmp_path)
     (ev,) = [e for e in report["events"] if e["code"] == "THROW_IN_NEAR_BOARDS"]

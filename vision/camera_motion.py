@@ -416,6 +416,7 @@ class CameraMotionTracker:
         self._calibrated_G = np.linalg.inv(self.H)   # field → image of the calibrated view
         self.n_failures = 0                      # consecutive refused updates
         self.ptz_misfits = 0                     # frames where the PTZ model did not fit
+        self.reanchors = 0                       # frames where the field's marks moved the view
         self._tracks = _Tracks.empty()
         self._templates: dict[int, np.ndarray] = {}
         self._prev_gray: np.ndarray | None = None
@@ -467,6 +468,18 @@ class CameraMotionTracker:
         """The full-resolution grey image of the last frame passed to `update` (others that need
         the frame in grey take it from here instead of converting it again)."""
         return self._full_gray
+
+    @property
+    def boards_look_px(self) -> float | None:
+        """How the boards' foot looks in this footage (field_lines.board_bias_px), once seen."""
+        return self._board_bias
+
+    def summary(self) -> dict:
+        """What report.json says of the camera's following: its model, the frames where the PTZ
+        model did not fit, those where the field's marks moved the view, and how the boards look."""
+        return {"model": "pan-tilt-zoom" if self.camera is not None else "homography",
+                "ptz_misfits": self.ptz_misfits, "reanchored": self.reanchors,
+                "boards_look_px": None if self._board_bias is None else round(self._board_bias, 2)}
 
     @property
     def n_features(self) -> int:
@@ -879,5 +892,6 @@ class CameraMotionTracker:
         old = t.yd
         t.yd = _warp_points(H_new @ G, old)
         self.H = H_new
+        self.reanchors += 1
         moved = np.nanmean(t.yd - old, axis=0)
         return float(moved[0]), float(moved[1])

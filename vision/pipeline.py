@@ -418,6 +418,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                                   "lost_id_later": later} for part, tid, p, later in rejoined]
     report["detector"] = {"model": str(getattr(detector, "path", None)), "runtime": getattr(detector, "runtime", None),
                           "openvino_precision": precision_name()}
+    report["camera"] = camera.summary() if camera is not None else None   # None: a fixed calibration
     report["camera_cut"] = camera_cut
     report["cutaways"] = cutaways
     report["replays"] = None if watch is None else {     # what a replay is told against (vision.replays)
