@@ -29,14 +29,19 @@ def pan():
         assert ok
         if i in (0, 150):
             tf = truth["frames"][i]
-            people = [o for o in tf["objects"] if o["role"] in ("player", "umpire")]
-            boxes = np.array([[min(b[0] for b in o["boxes"].values()), min(b[1] for b in o["boxes"].values()),
-                               max(b[2] for b in o["boxes"].values()), max(b[3] for b in o["boxes"].values())]
-                              for o in people if o["boxes"]])
-            out[i] = (cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.array(tf["H_field_to_image"]),
-                      np.array([[o["x"], o["y"]] for o in people]), boxes)
+            people, boxes = _people(tf)
+            out[i] = (cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.array(tf["H_field_to_image"]), people, boxes)
     cap.release()
     return out
+
+
+def _people(tf: dict) -> tuple[np.ndarray, np.ndarray]:
+    """A truth frame's players and umpires: their field places (N, 2) and, for those in view,
+    one box each around all their parts (M, 4)."""
+    people = [o for o in tf["objects"] if o["role"] in ("player", "umpire")]
+    boxes = np.array([[min(b[k] for b in o["boxes"].values()) for k in (0, 1)]
+                      + [max(b[k] for b in o["boxes"].values()) for k in (2, 3)] for o in people if o["boxes"]])
+    return np.array([[o["x"], o["y"]] for o in people]), boxes.reshape(-1, 4)
 
 
 def _error_yd(G_true, G, yd):
@@ -112,12 +117,9 @@ def test_tracker_holds_the_rendered_pan_by_its_lines_and_boards():
     tracker = CameraMotionTracker(calibrate(str(PAN / "calibration.json")).H, SIZE)
     errors = []
     for (_i, _t, frame), tf in zip(open_video(PAN / "clip.mp4"), truth["frames"]):
-        people = [o for o in tf["objects"] if o["role"] in ("player", "umpire") and o["boxes"]]
-        boxes = np.array([[min(b[k] for b in o["boxes"].values()) for k in (0, 1)]
-                          + [max(b[k] for b in o["boxes"].values()) for k in (2, 3)] for o in people])
+        people, boxes = _people(tf)
         step = tracker.update(frame, exclude_boxes=boxes)
-        errors.append(_error_yd(np.array(tf["H_field_to_image"]), np.linalg.inv(step.H),
-                                np.array([[o["x"], o["y"]] for o in people])))
+        errors.append(_error_yd(np.array(tf["H_field_to_image"]), np.linalg.inv(step.H), people))
     assert len(errors) == 200
     assert errors[-1] < 0.6 and max(errors) < 0.8
     assert tracker._board_bias is not None                  # the boards were seen, and used

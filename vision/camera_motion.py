@@ -588,9 +588,7 @@ class CameraMotionTracker:
     def _accept(self, H_new: np.ndarray, inliers: np.ndarray) -> None:
         t = self._tracks
         self._vel = self.S @ np.linalg.inv(H_new) @ self.H @ self.S_inv
-        H_new = H_new / np.linalg.norm(H_new)
-        w = t.px[inliers] @ (H_new @ self.S_inv)[2, :2] + (H_new @ self.S_inv)[2, 2]
-        self.H = -H_new if np.median(w) < 0 else H_new
+        self.H = self._signed(H_new, t.px[inliers])
         self.n_failures = 0
         t.keep(inliers)
         t.age += 1
@@ -599,6 +597,12 @@ class CameraMotionTracker:
             est = _warp_points(self._H_scaled, t.px[young])
             a = (1.0 / (t.age[young] + 1.0))[:, None]
             t.yd[young] = (1 - a) * t.yd[young] + a * est
+
+    def _signed(self, H: np.ndarray, px: np.ndarray) -> np.ndarray:
+        """H at unit norm, its sign the one that puts the features `px` (scaled pixels) in front."""
+        H = H / np.linalg.norm(H)
+        w = px @ (H @ self.S_inv)[2, :2] + (H @ self.S_inv)[2, 2]
+        return -H if np.median(w) < 0 else H
 
     def _refuse(self, gray, boxes, reason: str, n_tracked: int, n_inl: int) -> MotionStep:
         self.n_failures += 1
@@ -838,6 +842,11 @@ class CameraMotionTracker:
             return None
         return board_samples(red, H, cam_y, self.length, self.width, boxes, bias_px=self._board_bias)
 
+    def _marks(self, boxes, H: np.ndarray) -> LineSamples | None:
+        """The painted lines' and the boards' places, looked for through H."""
+        return LineSamples.join([line_samples(self._full_gray, H, self.length, self.width, boxes),
+                                 self._board_samples(boxes, H)])
+
     def _snap_camera(self, boxes) -> tuple[float, float]:
         """Turn and zoom the PTZ camera part of the way (`reanchor_gain`) to where the field's
         marks in view put it: the painted lines and the boards' foot (vision.field_lines;
@@ -856,8 +865,7 @@ class CameraMotionTracker:
             self._board_samples(boxes, self.H, learn=True)
         if self._travel_px() < self.LINE_MIN_TRAVEL_PX:
             return 0.0, 0.0
-        s = LineSamples.join([line_samples(self._full_gray, self.H, self.length, self.width, boxes),
-                              self._board_samples(boxes, self.H)])
+        s = self._marks(boxes, self.H)
         t = self._tracks
         if s is None or s.found().sum() < self.LINE_MIN_PLACES or len(t) == 0:
             return 0.0, 0.0
@@ -868,13 +876,11 @@ class CameraMotionTracker:
             # Looked for again where the fit puts them: a mark far off where the drifted view put
             # it is cut by the search window or crossed at a slant, and found a pixel or two off.
             G1 = cam.field_to_image()
-            H1 = np.linalg.inv(G1)
-            s = LineSamples.join([line_samples(self._full_gray, H1, self.length, self.width, boxes),
-                                  self._board_samples(boxes, H1)])
+            s = self._marks(boxes, np.linalg.inv(G1))
             if s is None or s.found().sum() < self.LINE_MIN_PLACES:
                 return 0.0, 0.0
             cam, p2, rms, n_fit = fit_ptz_to_lines(cam, s, G1, keep_px)
-            p = p + p2
+            p = p + p2                    # turns of a few thousandths of a radian: they add
         if (n_fit < self.LINE_MIN_PLACES or rms > self.LINE_FIT_PX
                 or np.linalg.norm(p[:3]) > self.LINE_MAX_TURN
                 or abs(p[3]) > self.LINE_MAX_ZOOM):
@@ -882,10 +888,7 @@ class CameraMotionTracker:
         if not np.any(p):
             return 0.0, 0.0
         self.camera = self.camera.turned(self.reanchor_gain * p)
-        H_new = np.linalg.inv(self.camera.field_to_image())
-        H_new = H_new / np.linalg.norm(H_new)
-        w = t.px @ (H_new @ self.S_inv)[2, :2] + (H_new @ self.S_inv)[2, 2]
-        H_new = -H_new if np.median(w) < 0 else H_new
+        H_new = self._signed(np.linalg.inv(self.camera.field_to_image()), t.px)
         # Each feature's field position moves with the correction (through the image of the
         # camera as it was, back through the corrected one), keeping what it has averaged:
         # taken afresh from this frame's H, they would chain frame to frame and drift.

@@ -53,13 +53,13 @@ def painted_lines(length: float = DEFAULT_LENGTH, width: float = DEFAULT_WIDTH
 
 @dataclass(frozen=True)
 class LineSamples:
-    """Places along the painted lines where the stripe was looked for (line_samples)."""
+    """Places along the field's marks where each was looked for (line_samples, board_samples)."""
 
-    base: np.ndarray       # (N, 2) yd: the point on the line where H puts it
-    axis: np.ndarray       # (N,) 0: a cross line x = value, 1: a sideline y = value
-    line: np.ndarray       # (N,) index into painted_lines
-    offset: np.ndarray     # (N,) yd: where the stripe was found, along `axis` from `base`; NaN: not
-                           # found, or its line not seen clearly (too few places, or they disagree)
+    base: np.ndarray       # (N, 2) yd: the point on the mark where H puts it
+    axis: np.ndarray       # (N,) 0: a cross line x = value, 1: a sideline (or boards' foot) y = value
+    line: np.ndarray       # (N,) index into painted_lines, or BOARD_LINE
+    offset: np.ndarray     # (N,) yd: where the mark was found, along `axis` from `base`; NaN: not
+                           # found, or its mark not seen clearly (too few places, or they disagree)
     px_per_yd: np.ndarray  # (N,) image pixels a yard across the line there
 
     def found(self) -> np.ndarray:
@@ -184,14 +184,15 @@ def board_samples(gray: np.ndarray, H: np.ndarray, camera_y: float, length: floa
     (yd) is, relative to where H puts the sideline (module doc), place by place.
 
     Every `spacing_yd` along the sideline the image is sampled across its projected line,
-    ±`reach_px` pixels (field side first); the foot is where the profile first rises half
-    way from the grass below to the board face above, nearest where H puts it, when the
-    face stands out by `min_contrast` grey levels; `bias_px` (towards the face) is taken off
-    (where the foot looks to be, seen through a known H: board_bias_px). Places in `boxes` (players in front of
-    the boards), out of the image, or seen at under `min_px_per_yd` across are skipped;
-    unless at least `min_samples` places are found and neighbours agree (the median
-    difference between them under `max_mad_px` pixels) none count. None when fewer than `min_samples` are in view.
-    LineSamples' axis is 1 (y = the sideline), line BOARD_LINE."""
+    ±`reach_px` pixels (field side first); the foot is where the profile rises half way
+    from the grass below to the board face above (the crossing nearest where H puts it),
+    when the face stands out by `min_contrast` grey levels; `bias_px` (towards the face)
+    is taken off: how the foot looks, seen through a known H (board_bias_px). Places in
+    `boxes` (players in front of the boards), out of the image, or seen at under
+    `min_px_per_yd` across are skipped. Unless at least `min_samples` places are found and
+    neighbours agree (the median difference between them under `max_mad_px` pixels), none
+    count. None when fewer than `min_samples` are in view. LineSamples' axis is 1 (y = the
+    sideline), line BOARD_LINE."""
     h_img, w_img = gray.shape[:2]
     y_b = width if camera_y < width / 2 else 0.0
     out = 1.0 if y_b == width else -1.0          # away from the camera, across the sideline
