@@ -16,6 +16,9 @@ PLAYERS_PER_TEAM = 4
 SHORT_SHARE = 0.5        # a team short of players in more than this share of the line-up frames is warned of
 LATER_PLAY_S = 20.0      # footage running on this long after the throw-in may hold another line-up, not judged
 PLAYERS_LAG_S = 1.5      # the players ride off at most about this long after the throw (27 rendered clips: 0.16-1.52 s)
+DRIFT_TRAVEL_PX = 1280.0  # a view turned or zoomed a frame's width from the calibrated one (the image corners'
+                          # mean move): followed by ground features alone, the panning sample drifted 0.4 yd by
+                          # 1,570 px and 1.2 yd by 3,160 (session 30's tracker, true boxes masked)
 
 
 def line_up_coverage(frames: list[dict], teams: list[str], per_team: int = PLAYERS_PER_TEAM) -> dict:
@@ -100,13 +103,28 @@ def players_throw_in_warning(report: dict) -> str | None:
             f"sidecar's throw_in_frame sets the throw-in)")
 
 
+def camera_drift_warning(report: dict) -> str | None:
+    """A warning when the camera turned or zoomed far from its calibrated view (DRIFT_TRAVEL_PX)
+    and no painted line or boards were found to hold it to the field (report.json `camera`,
+    vision.camera_motion): followed from ground features alone, the view drifts, and on the
+    rendered pans the players were read ~1 yd off after a 4-s pan and zoom, ~2 yd after a
+    longer one (session 30, before the re-anchoring on the boards). None otherwise."""
+    cam = report.get("camera") or {}
+    travel = cam.get("max_travel_px") or 0.0
+    if travel < DRIFT_TRAVEL_PX or cam.get("reanchored"):
+        return None
+    return (f"the camera turned or zoomed away from its calibrated view ({travel:.0f} px) and no painted line "
+            f"or sideline boards were found to hold it: positions far into the pan may be off by a yard or two "
+            f"(calibrate a later frame, or check the overlays on the annotated clip)")
+
+
 def report_warnings(report: dict) -> list[str]:
     """Everything a reader of the verdicts is warned of: the cutaways skipped, the frames not
-    analysed after a camera cut, footage running on long after the throw-in, a throw-in taken
+    analysed after a camera cut, a pan no field mark held, footage running on long after the throw-in, a throw-in taken
     from the players, the line-up frames not judged while the umpire was still riding to his
     spot, then the teams short of players."""
-    return cutaway_warnings(report) + [w for w in (camera_cut_warning(report), later_play_warning(report),
-                                                   players_throw_in_warning(report),
+    return cutaway_warnings(report) + [w for w in (camera_cut_warning(report), camera_drift_warning(report),
+                                                   later_play_warning(report), players_throw_in_warning(report),
                                                    umpire_moving_warning(report)) if w] \
         + coverage_warnings(report)
 

@@ -31,8 +31,8 @@ from urllib.parse import quote
 import numpy as np
 
 from reports.atomic import write_text
-from reports.coverage import (camera_cut_warning, coverage_warnings, cutaway_warnings, later_play_warning,
-                              players_throw_in_warning)
+from reports.coverage import (camera_cut_warning, camera_drift_warning, coverage_warnings, cutaway_warnings,
+                              later_play_warning, players_throw_in_warning)
 from reports.writers import part_analysed, unseen_hit_note, withheld_reason
 from rules.events import WORST, event_key
 
@@ -464,6 +464,9 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
     if away:          # a cutaway skipped: those frames show another camera
         verdict += ("<br><p class=\"verdict warn\" id=\"cutaway-warning\">Not judged: "
                     + "; ".join(_e(w) for w in away) + ".</p>")
+    drift = camera_drift_warning(report)
+    if drift:
+        verdict += f"<br><p class=\"verdict warn\" id=\"camera-drift-warning\">Check the positions: {_e(drift)}.</p>"
     later = later_play_warning(report)
     if later:         # one throw-in a clip: a later line-up would be judged as play
         verdict += f"<br><p class=\"verdict warn\" id=\"later-play-warning\">One throw-in judged: {_e(later)}.</p>"

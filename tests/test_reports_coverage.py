@@ -131,3 +131,26 @@ def test_a_play_on_a_hit_not_seen_says_so_in_the_console_and_the_debrief():
     assert "the hit not seen" in debrief_html(report, None, "annotated.mp4")
     del ev["hit_seen"]                                        # a seen hit: nothing said
     assert "hit not seen" not in console_summary(report) and "hit not seen" not in debrief_html(report, None, "a.mp4")
+
+
+def test_a_pan_no_field_mark_held_is_warned_of():
+    """A camera that turned or zoomed a frame's width from its calibrated view with no painted line
+    or boards found to re-anchor it (report.json `camera`) may have drifted a yard or two: said in
+    the console and the debrief. Held by the marks, or hardly moved, or a fixed calibration: not."""
+    from reports.coverage import DRIFT_TRAVEL_PX, report_warnings
+    frames = [{"index": i, "t": i / 25, "phase": "lineup", "players": [], "umpires": [],
+               "violations": [], "notes": []} for i in range(50)]
+    report = {"video": "x.mp4", "fps": 25.0, "frames_analysed": len(frames),
+              "options": {"defending": {"red": "south", "blue": "north"}, "stride": 1, "min_run": 3},
+              "calibration": {"rms_px": 0.1, "rms_yd": 0.01}, "throw_in": {"frame": None, "t": None},
+              "tracks": [], "events": [], "summary": {"processing_s": 0.1}, "frames": frames,
+              "camera": {"model": "pan-tilt-zoom", "ptz_misfits": 0, "reanchored": 0,
+                         "max_travel_px": DRIFT_TRAVEL_PX + 500, "boards_look_px": None}}
+    (warning,) = report_warnings(report)
+    assert "1780 px" in warning and "no painted line or sideline boards" in warning
+    assert 'id="camera-drift-warning"' in debrief_html(report, None, "annotated.mp4")
+    assert "warning: the camera turned or zoomed away" in console_summary(report)
+    for camera in ({**report["camera"], "reanchored": 3}, {**report["camera"], "max_travel_px": 300.0}, None):
+        report["camera"] = camera
+        assert report_warnings(report) == []
+        assert 'id="camera-drift-warning"' not in debrief_html(report, None, "annotated.mp4")

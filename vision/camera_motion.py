@@ -417,6 +417,7 @@ class CameraMotionTracker:
         self.n_failures = 0                      # consecutive refused updates
         self.ptz_misfits = 0                     # frames where the PTZ model did not fit
         self.reanchors = 0                       # frames where the field's marks moved the view
+        self.max_travel_px = 0.0                 # farthest the view went from the calibrated one (_travel_px)
         self._tracks = _Tracks.empty()
         self._templates: dict[int, np.ndarray] = {}
         self._prev_gray: np.ndarray | None = None
@@ -440,6 +441,7 @@ class CameraMotionTracker:
         step = self._track(gray, exclude_boxes)
         if step.ok:
             self._prev_gray = gray
+            self.max_travel_px = max(self.max_travel_px, self._travel_px())
         elif self.n_failures <= self.max_skip:
             self._tracks = saved          # a glitch: match the next frame to the last good
         else:
@@ -476,9 +478,11 @@ class CameraMotionTracker:
 
     def summary(self) -> dict:
         """What report.json says of the camera's following: its model, the frames where the PTZ
-        model did not fit, those where the field's marks moved the view, and how the boards look."""
+        model did not fit, those where the field's marks moved the view, the farthest the view
+        went from the calibrated one, and how the boards look."""
         return {"model": "pan-tilt-zoom" if self.camera is not None else "homography",
                 "ptz_misfits": self.ptz_misfits, "reanchored": self.reanchors,
+                "max_travel_px": round(self.max_travel_px, 1),
                 "boards_look_px": None if self._board_bias is None else round(self._board_bias, 2)}
 
     @property
