@@ -120,9 +120,9 @@ def camera_drift_warning(report: dict) -> str | None:
 
 def report_warnings(report: dict) -> list[str]:
     """Everything a reader of the verdicts is warned of: the cutaways skipped, the frames not
-    analysed after a camera cut, a pan no field mark held, footage running on long after the throw-in, a throw-in taken
-    from the players, the line-up frames not judged while the umpire was still riding to his
-    spot, then the teams short of players."""
+    analysed after a camera cut, a pan no field mark held, footage running on long after the
+    throw-in, a throw-in taken from the players, the line-up frames not judged while the umpire
+    was still riding to his spot, then the teams short of players."""
     return cutaway_warnings(report) + [w for w in (camera_cut_warning(report), camera_drift_warning(report),
                                                    later_play_warning(report), players_throw_in_warning(report),
                                                    umpire_moving_warning(report)) if w] \

@@ -13,6 +13,7 @@ from pathlib import Path
 import cv2
 import pytest
 
+from reports.coverage import DRIFT_TRAVEL_PX, camera_drift_warning
 from reports.evaluate import evaluate_report
 from synth.truth_detector import TruthDetector
 from vision.analyze_job import analyze_to_folder
@@ -52,7 +53,6 @@ def test_panning_clip_positions_hold_through_the_pan(tmp_path):
     cam = report["camera"]
     assert cam["model"] == "pan-tilt-zoom" and cam["reanchored"] > 5
     assert -1.0 < cam["boards_look_px"] < -0.3
-    from reports.coverage import DRIFT_TRAVEL_PX, camera_drift_warning
     assert cam["max_travel_px"] > DRIFT_TRAVEL_PX and camera_drift_warning(report) is None   # held by the marks
 
 

@@ -388,6 +388,8 @@ class CameraMotionTracker:
                  reanchor_every: int = 5, reanchor_gain: float = 0.5, max_skip: int = 3,
                  model: str = "auto", ptz_tolerance_px: float = 2.0, boards: bool = True):
         self.image_size = (int(image_size[0]), int(image_size[1]))
+        w, h = self.image_size
+        self._image_corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)   # the image's, px
         self.length, self.width = float(length), float(width)
         self.scale = float(scale)
         self.size_s = (int(round(self.image_size[0] * self.scale)),
@@ -577,7 +579,7 @@ class CameraMotionTracker:
         """Why the new homography is refused, or '' if the step looks like a camera's."""
         step = np.linalg.inv(H_new) @ self.H           # previous image → current image
         w, h = self.image_size
-        corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+        corners = self._image_corners
         moved = _warp_points(step, corners)
         if not np.all(np.isfinite(moved)):
             return "implausible motion (image corners at infinity)"
@@ -821,10 +823,8 @@ class CameraMotionTracker:
         """How far (pixels, the image corners' mean) the camera has turned and zoomed since it
         was calibrated: while it has hardly moved, its features are those of the calibrated
         view, and there is no drift to mend."""
-        w, h = self.image_size
-        corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
-        moved = _warp_points(self._calibrated_G @ self.H, corners)
-        return float(np.mean(np.hypot(*(moved - corners).T)))
+        moved = _warp_points(self._calibrated_G @ self.H, self._image_corners)
+        return float(np.mean(np.hypot(*(moved - self._image_corners).T)))
 
     def _board_samples(self, boxes, H: np.ndarray, learn: bool = False) -> LineSamples | None:
         """The boards' foot across the field (field_lines.board_samples), once its look is
