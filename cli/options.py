@@ -57,7 +57,7 @@ def add_detection_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hidden-horses", action=argparse.BooleanOptionalAction, default=None,
                    help="place a rider whose horse is hidden by the horses in front (a camera looking "
                         "along the ranks) from his own box: more players placed, each less sure "
-                        "(default: on, or the sidecar's hidden_horses; README: measured)")
+                        "(default: on, or the sidecar's hidden_horses; measured in docs/measurements.md)")
     p.add_argument("--track-space", choices=("field", "image"), default="field",
                    help="track players on their field positions in yards (default) or on their ground "
                         "points in pixels, camera motion compensated (fewer swaps in still line-ups, "

@@ -1,4 +1,4 @@
-"""Documented degraded result (README, "Robustness"): a clip where nobody is detected still
+"""Documented degraded result (docs/robustness.md): a clip where nobody is detected still
 gives complete, honest outputs (vision.roster's limits are tested in test_vision_roster)."""
 from __future__ import annotations
 

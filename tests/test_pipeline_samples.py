@@ -46,7 +46,7 @@ def test_panning_clip_positions_hold_through_the_pan(tmp_path):
     """clean_lineup_pan pans 55 yd and zooms out a third: the camera, re-anchored on the boards'
     foot and the painted lines as it goes, keeps the players' 95th-percentile error at 0.62 yd
     (1.22 in session 30, when drift in turn and zoom grew through the pan). Its throw-in is not
-    asserted: the ball is hidden through the release (README)."""
+    asserted: the ball is hidden through the release (docs/measurements.md)."""
     report, _, score = _run("clean_lineup_pan", tmp_path)
     assert score["event_precision"] >= 0.95 and score["event_recall"] >= 0.95, score
     assert score["position_error_p95_yd"] <= 0.9, score
@@ -95,7 +95,7 @@ def _shipped(name: str, tmp_path):
 
 def test_shipped_models_meet_the_thresholds_on_the_near_boards_clip(tmp_path):
     """The whole product, the shipped detector and ball stage included, on a sample clip on
-    which they meet every threshold (nine do; bench/bench_samples.py measures all twelve; README)."""
+    which they meet every threshold (nine do; bench/bench_samples.py measures all twelve; docs/measurements.md)."""
     report, score = _shipped("throw_in_near_boards", tmp_path)
     assert report["throw_in"]["method"] == "ball" and report["ball"]["frames_seen"] > 10, report["throw_in"]
     assert score["event_precision"] >= 0.95 and score["event_recall"] >= 0.95, score
