@@ -168,6 +168,23 @@ def test_a_throw_in_frame_outside_the_window_is_one_clear_error(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_a_throw_in_frame_past_the_end_is_refused_before_decoding(tmp_path):
+    """Checked against the container's frame count first: a long recording is not decoded and
+    detected to the end only to be told the override was wrong."""
+    from vision.analyze_job import AnalyzeError
+    clip = SAMPLES / "clean_lineup" / "clip.mp4"
+    side = load_sidecar(clip)
+
+    def never(_frames):
+        raise AssertionError("the detector ran")
+    never.ball_finder = None
+    opts = AnalyzeOptions(defending=side["defending"], calibration=side["calibration"], annotate=False,
+                          throw_in_frame=9999)
+    with pytest.raises(AnalyzeError, match=r"throw-in frame 9999 is outside .*frames 0-149, by the container"):
+        analyze_to_folder(clip, tmp_path / "out", opts, detector=never)
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_window_of_a_panning_clip_starts_where_the_camera_has_gone(tmp_path):
     """The calibration is of frame 0; the window starts at 4 s, when the camera has panned and
     zoomed. The camera is followed there first (vision.camera_lead_in), so the window's

@@ -199,6 +199,11 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     started = time.perf_counter()
     video = Path(video)
     reader = open_video(video, window=opts.window)
+    try:
+        _check_override_early(opts.throw_in_frame, reader, opts.window)
+    except SettingsError:
+        reader.close()
+        raise
     cal_src = opts.calibration or video.with_name("calibration.json")
     fit = for_frame_size(calibrate(cal_src if isinstance(cal_src, dict) else str(cal_src)), reader.size)
     # The field's size: the sidecar's "field" when given, else the calibration file's own.
@@ -540,6 +545,22 @@ def _placed_in_frames(frames: list, t: np.ndarray, min_frames: int, max_gap: int
     finally:
         for f, xy in zip(frames, kept):
             f.field_yd = xy
+
+
+def _check_override_early(frame_index: int | None, reader, window: Window | None) -> None:
+    """A throw-in frame far outside the part to analyse, by the container's frame count, is an
+    error before anything is decoded (a recording's hour is not analysed to say so at the end).
+    The count is the container's estimate (a variable frame rate's can be off), so a frame up to
+    5% of the count past either end passes here and is judged on the frames decoded."""
+    n, fps = reader.n_window_frames, reader.fps
+    if frame_index is None or n <= 0 or fps <= 0:
+        return
+    first = int(round(window.start_s * fps)) if window is not None else 0
+    last = first + n - 1
+    slack = max(5, n // 20)
+    if not first - slack <= frame_index <= last + slack:
+        raise SettingsError(f"the throw-in frame {frame_index} is outside the analysed part of the video "
+                            f"(frames {first}-{last}, by the container's frame count)")
 
 
 def _override_index(frame_index: int | None, frames) -> int | None:
