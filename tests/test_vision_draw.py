@@ -166,3 +166,22 @@ def test_lines_keep_their_weight_on_bigger_frames():
         lit[h] = int((out[200, 90:120].max(axis=1) > 127).sum())     # the left edge, across
     assert lit[360] >= 1 and lit[360] < lit[720] < lit[1080] <= lit[1440]
     assert lit[720] == 3                                                # as before (thickness 2, anti-aliased)
+
+
+def test_minimap_close_up_separates_a_lineup_the_whole_field_runs_together():
+    """Two opponents 2.5 yd apart: 3 px apart on the whole-field inset, ~24 px close up."""
+    from vision.map_view import MapView
+    markers = [Marker("red-2", "red", field_yd=(148.75, 61.0)), Marker("blue-2", "blue", field_yd=(151.25, 61.0))]
+    gaps = {}
+    for name, view in (("whole", None), ("close", MapView((150.0, 60.0), 40.0))):
+        img = _blank()
+        rect = draw_minimap(img, markers, view=view)
+        M, _ = minimap_transform(img.shape, view=view)
+        px = [(M @ [*m.field_yd, 1])[:2].round().astype(int) for m in markers]
+        if view is not None:                       # on the whole field one dot's rim covers the other
+            for m, (u, v) in zip(markers, px):
+                assert tuple(img[v, u]) == team_colour(m.team)
+        gaps[name] = float(np.hypot(*(px[1] - px[0])))
+        x0, y0, x1, y1 = rect
+        assert not img[:y0].any() and not img[:, :x0].any()       # nothing drawn outside the inset
+    assert gaps["whole"] < 5 and gaps["close"] > 20

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from vision.draw import Marker, annotate
+from vision.map_view import plan_views
 from vision.video_io import VideoWriter, Window, open_video, prefetch
 
 
@@ -43,6 +44,12 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
     cut = (analysis.report.get("camera_cut") or {}).get("frame")     # the analysis stopped there
     away = [(c["cut_frame"], c["found_frame"], REPLAY_SHOT if c.get("replay") else ANOTHER_SHOT)
             for c in analysis.report.get("cutaways") or []]      # other shots and replays, skipped
+    length, width = analysis.batch.field.length_yd, analysis.batch.field.width_yd
+    # The inset zooms onto the players (vision.map_view), planned over the whole clip at once.
+    placed = [np.array([(o["x_yd"], o["y_yd"]) for o in fr["players"] + fr["umpires"]], float).reshape(-1, 2)
+              for fr in analysis.report["frames"]]
+    views = dict(zip(by_index, plan_views(placed, [fr["t"] for fr in analysis.report["frames"]], length, width)))
+    view = None
     done = 0
     with VideoWriter(out_path, fps, preset=ANNOTATED_PRESET) as writer:
         kept = getattr(analysis, "kept_frames", None)
@@ -57,6 +64,7 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
                 markers += [Marker(o["id"], "umpire", o["box_px"], (o["x_yd"], o["y_yd"]), o.get("horse_hidden", False))
                             for o in fr["umpires"]]
                 H_inv = np.linalg.inv(obs_by_index[index].H)
+                view = views[index]
             lines = event_lines(analysis.events, index)
             if fr is not None and fr["phase"] == "throw_in":
                 lines = ["THROW-IN"] + lines
@@ -64,8 +72,7 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
             if other_shot:
                 markers, H_inv, lines = [], None, [other_shot]
             out = annotate(frame, markers, H_inv, lines, colours=team_colours, copy=False,      # a new frame each time
-                           length=analysis.batch.field.length_yd, width=analysis.batch.field.width_yd,
-                           minimap=other_shot is None)
+                           length=length, width=width, minimap=other_shot is None, map_view=view)
             obs = obs_by_index.get(index)
             if obs is not None and obs.ball_px is not None:          # where the ball was seen
                 cv2.circle(out, (int(round(obs.ball_px[0])), int(round(obs.ball_px[1]))), 9, BALL_BGR, 2, cv2.LINE_AA)

@@ -5,7 +5,8 @@
   drawn back into the image through the field→image homography, clipped properly at the
   horizon (points behind the camera) and at the image border.
 - `draw_minimap`: a top-down inset of the field (outline, centre line, players as
-  team-coloured dots with ids, the umpire with its 5-yd circle); north to the right.
+  team-coloured dots with their numbers, the umpire with its 5-yd circle); north to the
+  right; the whole field, or zoomed onto the players (`vision.map_view`).
 - `draw_banner`: the violations active on the frame.
 - `annotate`: all of the above for one frame from a list of `Marker`s.
 
@@ -22,6 +23,7 @@ import cv2
 import numpy as np
 
 from vision.homography import DEFAULT_LENGTH, DEFAULT_WIDTH
+from vision.map_view import MapView
 
 BGR = tuple[int, int, int]
 UMPIRE = "umpire"
@@ -276,16 +278,21 @@ def draw_banner(img: np.ndarray, lines: Sequence[str], colour: Sequence[int] = (
 # ------------------------------------------------------------------------------------
 def minimap_transform(img_shape: tuple[int, ...], length: float = DEFAULT_LENGTH,
                       width: float = DEFAULT_WIDTH, corner: str = "bottom-right",
-                      fraction: float = 0.3, margin: int = 10, pad: int = 8
-                      ) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+                      fraction: float = 0.3, margin: int = 10, pad: int = 8,
+                      view: MapView | None = None) -> tuple[np.ndarray, tuple[int, int, int, int]]:
     """(M, (x0, y0, x1, y1)): M maps field yards to inset pixels (north to the right,
-    west at the top); the rectangle is the inset's area in the image."""
+    west at the top); the rectangle is the inset's area in the image. The inset's size is
+    the whole field's; `view` (vision.map_view) zooms it onto a part of the field."""
     h, w = img_shape[:2]
     s = fraction * w / length
     iw, ih = int(round(length * s)) + 2 * pad, int(round(width * s)) + 2 * pad
     x0 = margin if "left" in corner else w - margin - iw
     y0 = margin if "top" in corner else h - margin - ih
-    M = np.array([[s, 0, x0 + pad], [0, s, y0 + pad], [0, 0, 1.0]])
+    if view is None or view.is_whole_field(length):
+        return np.array([[s, 0, x0 + pad], [0, s, y0 + pad], [0, 0, 1.0]]), (x0, y0, x0 + iw, y0 + ih)
+    z = s * length / view.length_yd
+    left, top = view.centre_yd[0] - view.length_yd / 2, view.centre_yd[1] - view.width_yd(length, width) / 2
+    M = np.array([[z, 0, x0 + pad - z * left], [0, z, y0 + pad - z * top], [0, 0, 1.0]])
     return M, (x0, y0, x0 + iw, y0 + ih)
 
 
@@ -303,26 +310,47 @@ def _grass(shape: tuple[int, ...]) -> np.ndarray:
     return _GRASS[shape]
 
 
+def _map_label(track_id) -> str:
+    """A player's number alone ("blue-26" -> "26": the dot's colour says the team), an umpire's
+    id as it is."""
+    text = str(track_id)
+    head, _, tail = text.rpartition("-")
+    return tail if head and tail.isdigit() else text
+
+
 def draw_minimap(img: np.ndarray, markers: Sequence[Marker], length: float = DEFAULT_LENGTH,
                  width: float = DEFAULT_WIDTH, colours: Mapping | None = None,
                  corner: str = "bottom-right", fraction: float = 0.3, alpha: float = 0.65,
-                 umpire_radius_yd: float = 5.0) -> tuple[int, int, int, int]:
-    """Top-down inset of the field with the markers that have a field position.
+                 umpire_radius_yd: float = 5.0, view: MapView | None = None) -> tuple[int, int, int, int]:
+    """Top-down inset of the field with the markers that have a field position: the whole
+    field, or the part of it `view` names (vision.map_view: a line-up close up, with a 10-yd
+    grid and a scale bar). Nothing is drawn outside the inset.
 
     Returns the inset rectangle (x0, y0, x1, y1).
     """
-    M, rect = minimap_transform(img.shape, length, width, corner, fraction)
+    M, rect = minimap_transform(img.shape, length, width, corner, fraction, view=view)
     x0, y0, x1, y1 = rect
     roi = img[max(y0, 0):y1, max(x0, 0):x1]
     if roi.size == 0:
         return rect
     cv2.addWeighted(_grass(roi.shape), alpha, roi, 1 - alpha, 0, dst=roi)
+    M = M.copy()
+    M[0, 2] -= max(x0, 0)
+    M[1, 2] -= max(y0, 0)
     to_px = lambda pts: _fixed(np.asarray(pts, float) @ M[:2, :2].T + M[:2, 2])
-    outline = to_px([[0, 0], [length, 0], [length, width], [0, width]])
-    cv2.polylines(img, [outline], True, (235, 235, 235), 1, cv2.LINE_AA, SHIFT)
-    cv2.polylines(img, [to_px([[length / 2, 0], [length / 2, width]])], False,
-                  (0, 255, 255), 1, cv2.LINE_AA, SHIFT)
     s = M[0, 0]
+    zoomed = view is not None and not view.is_whole_field(length)
+    if zoomed:                                     # a 10-yd grid to read distances by
+        half = np.array([view.length_yd, view.width_yd(length, width)]) / 2
+        lo = np.maximum(np.array(view.centre_yd) - half, 0)
+        hi = np.minimum(np.array(view.centre_yd) + half, [length, width])
+        grid = [[[x, lo[1]], [x, hi[1]]] for x in np.arange(np.ceil(lo[0] / 10) * 10, hi[0] + 1e-6, 10)]
+        grid += [[[lo[0], y], [hi[0], y]] for y in np.arange(np.ceil(lo[1] / 10) * 10, hi[1] + 1e-6, 10)]
+        cv2.polylines(roi, [to_px(g) for g in grid], False, (70, 125, 70), 1, cv2.LINE_AA, SHIFT)
+    outline = to_px([[0, 0], [length, 0], [length, width], [0, width]])
+    cv2.polylines(roi, [outline], True, (235, 235, 235), 1, cv2.LINE_AA, SHIFT)
+    cv2.polylines(roi, [to_px([[length / 2, 0], [length / 2, width]])], False,
+                  (0, 255, 255), 1 + zoomed, cv2.LINE_AA, SHIFT)
     scale = 0.8 * _font_scale(img)
     for m in markers:
         if m.field_yd is None or not np.all(np.isfinite(m.field_yd)):
@@ -331,12 +359,18 @@ def draw_minimap(img: np.ndarray, markers: Sequence[Marker], length: float = DEF
         c = to_px([m.field_yd])[0]
         if m.team == UMPIRE:
             r = int(round(umpire_radius_yd * s * (1 << SHIFT)))
-            cv2.circle(img, tuple(c), r, (255, 255, 255), 1, cv2.LINE_AA, SHIFT)
-        cv2.circle(img, tuple(c), 4 << SHIFT, colour, -1, cv2.LINE_AA, SHIFT)
-        cv2.circle(img, tuple(c), 4 << SHIFT, (0, 0, 0), 1, cv2.LINE_AA, SHIFT)
+            cv2.circle(roi, tuple(c), r, (255, 255, 255), 1, cv2.LINE_AA, SHIFT)
+        cv2.circle(roi, tuple(c), 4 << SHIFT, colour, -1, cv2.LINE_AA, SHIFT)
+        cv2.circle(roi, tuple(c), 4 << SHIFT, (0, 0, 0), 1, cv2.LINE_AA, SHIFT)
         u, v = (c >> SHIFT) + (5, -4)
-        cv2.putText(img, str(m.track_id), (int(u), int(v)), FONT, scale, colour, 1,
-                    cv2.LINE_AA)
+        label, org = _map_label(m.track_id), (int(u), int(v))
+        cv2.putText(roi, label, org, FONT, scale, (0, 0, 0), 3, cv2.LINE_AA)     # a dark rim: read on grass
+        cv2.putText(roi, label, org, FONT, scale, colour, 1, cv2.LINE_AA)
+    if zoomed:                                     # the scale: 10 yd, bottom left
+        bx, by = 8, roi.shape[0] - 8
+        bar = int(round(10 * s))
+        cv2.line(roi, (bx, by), (bx + bar, by), (235, 235, 235), 2, cv2.LINE_AA)
+        cv2.putText(roi, "10 yd", (bx + bar + 5, by + 4), FONT, scale, (235, 235, 235), 1, cv2.LINE_AA)
     return rect
 
 
@@ -346,10 +380,10 @@ def draw_minimap(img: np.ndarray, markers: Sequence[Marker], length: float = DEF
 def annotate(frame: np.ndarray, markers: Sequence[Marker], H_inv: np.ndarray | None = None,
              violations: Sequence[str] = (), colours: Mapping | None = None,
              length: float = DEFAULT_LENGTH, width: float = DEFAULT_WIDTH,
-             umpire_radius_yd: float = 5.0, minimap: bool = True, copy: bool = True
-             ) -> np.ndarray:
-    """Boxes, the centre line and umpire circles (with `H_inv`), the inset map and the
-    violation banner on one frame; returns the annotated image."""
+             umpire_radius_yd: float = 5.0, minimap: bool = True, copy: bool = True,
+             map_view: MapView | None = None) -> np.ndarray:
+    """Boxes, the centre line and umpire circles (with `H_inv`), the inset map (the whole
+    field, or `map_view`) and the violation banner on one frame; returns the annotated image."""
     img = frame.copy() if copy else frame
     lw = line_width(img)
     if H_inv is not None:
@@ -362,6 +396,6 @@ def annotate(frame: np.ndarray, markers: Sequence[Marker], H_inv: np.ndarray | N
                [team_colour(m.team, colours) for m in boxed], thickness=lw, dashed=[m.implied for m in boxed])
     if minimap:
         draw_minimap(img, markers, length, width, colours,
-                     umpire_radius_yd=umpire_radius_yd)
+                     umpire_radius_yd=umpire_radius_yd, view=map_view)
     draw_banner(img, violations)
     return img
