@@ -535,6 +535,8 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
 dashed lines 20 yd from the boards. {teams}</p>
 <img class="plot" id="fieldmap" alt="Top-down field map {_e(caption)}" src="{_data_uri(fmap)}">
 <h2>Events</h2>
+<p class="sub">Players are named by team and track: red-t7 is the analysis's track 7 of a red
+player, not a shirt number; U-t2 an umpire's track.</p>
 <table id="events"><thead><tr><th>#</th><th>violation</th><th>who</th><th>frames</th><th>time</th>
 <th>measure</th><th>worst frame</th></tr></thead>
 <tbody>

@@ -311,11 +311,11 @@ def _grass(shape: tuple[int, ...]) -> np.ndarray:
 
 
 def _map_label(track_id) -> str:
-    """A player's number alone ("blue-26" -> "26": the dot's colour says the team), an umpire's
-    id as it is."""
+    """A track's number alone ("blue-t26" -> "t26": the dot's colour says the team); other
+    ids as they are."""
     text = str(track_id)
     head, _, tail = text.rpartition("-")
-    return tail if head and tail.isdigit() else text
+    return tail if head not in ("", "U") and tail.lstrip("t").isdigit() else text
 
 
 def draw_minimap(img: np.ndarray, markers: Sequence[Marker], length: float = DEFAULT_LENGTH,

@@ -576,7 +576,14 @@ def _override_index(frame_index: int | None, frames) -> int | None:
 
 
 def player_id(team: str, tid: int) -> str:
-    return f"{team}-{tid}"
+    """A placed player's id: his team and the analysis's track number, "red-t7". The "t" says
+    it is no shirt number: "red-1" read as Red #1 (the renderer's truth names players so)."""
+    return f"{team}-t{tid}"
+
+
+def umpire_id(tid: int) -> str:
+    """An umpire's id: "U-t2", the analysis's track number (not "umpire 2" of two)."""
+    return f"U-t{tid}"
 
 
 def _by_frame(a: np.ndarray | None, rows: list[int]) -> np.ndarray | None:
@@ -592,7 +599,7 @@ def _batch(fld: Field, defending, tids, identity, xy, t, ph, ball, cov=None, uns
     return FrameBatch(field=fld, defending=dict(defending), teams=teams,
                       player_ids=[player_id(identity[tids[k]], tids[k]) for k in prow],
                       player_team=np.array([teams.index(identity[tids[k]]) for k in prow], np.int64),
-                      players=players, umpire_ids=[f"U{tids[k]}" for k in urow], umpires=_by_frame(xy, urow),
+                      players=players, umpire_ids=[umpire_id(tids[k]) for k in urow], umpires=_by_frame(xy, urow),
                       phase=ph.astype(np.int8), t=t, ball=ball, play=np.full(len(t), -1, np.int64),
                       thrower=np.full(len(t), -1, np.int64), changing_horse=np.zeros(players.shape[:2], bool),
                       player_cov=_by_frame(cov, prow), umpire_cov=_by_frame(cov, urow),
@@ -621,7 +628,7 @@ def _report(video, opts, fit, frames, tids, identity, xy, cov, boxes, inferred, 
                    # the horse box is the one his rider's implies (vision.players: horse hidden)
                    "horse_hidden": bool(inferred[k, fi])}
             if who == UMPIRE:
-                umpires.append({"id": f"U{tid}", **rec})
+                umpires.append({"id": umpire_id(tid), **rec})
             else:
                 players.append({"id": player_id(who, tid), "team": who, **rec})
         play = {"player": batch.player_ids[batch.play[fi]]} if batch.play[fi] >= 0 else None
