@@ -64,7 +64,8 @@ def part_analysed(window: dict | None) -> str:
 
 def console_summary(report: dict) -> str:
     ti = report["throw_in"]
-    lines = [f"{report['video']}: {report['frames_analysed']} frames analysed in "
+    n = report["frames_analysed"]
+    lines = [f"{report['video']}: {n} frame{'' if n == 1 else 's'} analysed in "
              f"{report['summary']['processing_s']:.1f} s; calibration RMS {report['calibration']['rms_px']} px "
              f"({report['calibration']['rms_yd']} yd)",
              f"throw-in: frame {ti['frame']} at {ti['t']} s ({ti['method']})" if ti["frame"] is not None

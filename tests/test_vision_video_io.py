@@ -141,6 +141,19 @@ def test_bad_files_raise_video_error(tmp_path, content, match):
         open_video(path)
 
 
+@pytest.mark.parametrize("ext, kind", [(".png", "PNG"), (".jpg", "JPEG"), (".bmp", "BMP"), (".tiff", "TIFF"),
+                                       (".webp", "WebP")])
+def test_a_still_image_named_as_a_video_is_refused(tmp_path, ext, kind):
+    """FFmpeg opens a still image as a one-frame video: it would have been "analysed"."""
+    import cv2
+    ok, data = cv2.imencode(ext, np.full((72, 128, 3), 90, np.uint8))
+    assert ok
+    path = tmp_path / "frame.mp4"
+    path.write_bytes(data.tobytes())
+    with pytest.raises(VideoError, match=f"a still image \\({kind}\\), not a video"):
+        open_video(path)
+
+
 def test_directory_raises(tmp_path):
     with pytest.raises(VideoError, match="directory"):
         open_video(tmp_path)

@@ -107,6 +107,23 @@ def _check_file(path: Path) -> None:
         raise VideoError(f"{path}: empty file (0 bytes)")
     if not os.access(path, os.R_OK):
         raise VideoError(f"{path}: not readable (permission denied)")
+    with open(path, "rb") as fh:
+        head = fh.read(12)
+    kind = still_image_kind(head)
+    if kind:       # FFmpeg opens a still image as a one-frame video, which would be "analysed"
+        raise VideoError(f"{path}: a still image ({kind}), not a video")
+
+
+_STILL_IMAGES = ((b"\x89PNG\r\n\x1a\n", "PNG"), (b"\xff\xd8\xff", "JPEG"), (b"GIF87a", "GIF"), (b"GIF89a", "GIF"),
+                 (b"BM", "BMP"), (b"II*\x00", "TIFF"), (b"MM\x00*", "TIFF"))
+
+
+def still_image_kind(head: bytes) -> str | None:
+    """The still-image format a file's first 12 bytes announce (PNG, JPEG, GIF, BMP, TIFF,
+    WebP), else None. An animated GIF is a still image here too: footage comes as video."""
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "WebP"
+    return next((kind for magic, kind in _STILL_IMAGES if head.startswith(magic)), None)
 
 
 def _open_capture(path: Path) -> cv2.VideoCapture:
