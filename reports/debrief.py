@@ -33,7 +33,7 @@ import numpy as np
 from reports.atomic import write_text
 from reports.coverage import (camera_cut_warning, camera_drift_warning, coverage_warnings, cutaway_warnings,
                               later_play_warning, players_throw_in_warning)
-from reports.writers import part_analysed, unseen_hit_note, withheld_reason
+from reports.writers import part_analysed, plus_minus, unseen_hit_note, withheld_reason
 from rules.events import WORST, event_key
 
 THUMB_WIDTH = 480
@@ -127,18 +127,20 @@ def measure(ev: dict) -> str:
 def _measure(ev: dict) -> str:
     w, c = ev.get("worst") or {}, ev["code"]
     f = lambda k: float(w[k])  # noqa: E731
+    pm = lambda k: plus_minus(w, k, 1)  # noqa: E731    " ±0.3": the measure's 1 sigma, where measured
     try:
         if c == "FIVE_YARD":
-            return f"{f('distance_yd'):.1f} yd from umpire {w.get('umpire', '')} (limit {f('limit_yd'):g} yd)"
+            return f"{f('distance_yd'):.1f}{pm('distance_yd')} yd from umpire {w.get('umpire', '')} (limit {f('limit_yd'):g} yd)"
         if c == "CONTACT_BEFORE_THROW_IN":
-            return f"{f('distance_yd'):.1f} yd from {w.get('opponent', 'an opponent')} (limit {f('limit_yd'):g} yd)"
+            return (f"{f('distance_yd'):.1f}{pm('distance_yd')} yd from {w.get('opponent', 'an opponent')} "
+                    f"(limit {f('limit_yd'):g} yd)")
         if c == "THROW_IN_NEAR_BOARDS":
-            return (f"{f('distance_yd'):.1f} yd from the {w.get('sideline', '')} boards "
+            return (f"{f('distance_yd'):.1f}{pm('distance_yd')} yd from the {w.get('sideline', '')} boards "
                     f"(must be more than {f('limit_yd'):g} yd)")
         if c == "WRONG_SIDE":
-            return f"{f('across_yd'):.1f} yd across the centre line (defends {w.get('defending', '?')})"
+            return f"{f('across_yd'):.1f}{pm('across_yd')} yd across the centre line (defends {w.get('defending', '?')})"
         if c == "RUSHING_UMPIRE":
-            return f"closing on umpire {w.get('umpire', '')} at {f('closing_speed_yds'):.1f} yd/s"
+            return f"closing on umpire {w.get('umpire', '')} at {f('closing_speed_yds'):.1f}{pm('closing_speed_yds')} yd/s"
         if c == "REVERSED_LINEUP":
             return f"{w['players']} players lined up the wrong way (no redress)"
         if c == "ILLEGAL_PLAY_FROM_WRONG_SIDE":
@@ -536,7 +538,9 @@ dashed lines 20 yd from the boards. {teams}</p>
 <img class="plot" id="fieldmap" alt="Top-down field map {_e(caption)}" src="{_data_uri(fmap)}">
 <h2>Events</h2>
 <p class="sub">Players are named by team and track: red-t7 is the analysis's track 7 of a red
-player, not a shirt number; U-t2 an umpire's track.</p>
+player, not a shirt number; U-t2 an umpire's track. A measure "4.3 ±0.4 yd" gives its 1-sigma
+uncertainty along its own direction (from the camera's view of the ground points); a finding
+must hold by {_e(opts.get('margin_sigmas', 1))} sigma (speeds {_e(opts.get('speed_margin_sigmas', 2))}).</p>
 <table id="events"><thead><tr><th>#</th><th>violation</th><th>who</th><th>frames</th><th>time</th>
 <th>measure</th><th>worst frame</th></tr></thead>
 <tbody>

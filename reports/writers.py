@@ -43,6 +43,16 @@ def write_reports(report: dict, out_dir: str | Path) -> list[Path]:
     return [out / "report.json", out / "report.csv"]
 
 
+SIGMA_OF = {"distance_yd": "sigma_yd", "across_yd": "sigma_yd", "closing_speed_yds": "closing_sigma_yds"}
+
+
+def plus_minus(worst: dict, key: str, digits: int = 2) -> str:
+    """" ±0.32" when the record gives the 1-sigma uncertainty of its measure `key` (measured
+    positions), else "" (exact positions: nothing to add)."""
+    sigma = worst.get(SIGMA_OF.get(key, ""))
+    return f" ±{float(sigma):.{digits}f}" if isinstance(sigma, (int, float)) else ""
+
+
 def unseen_hit_note(ev: dict) -> str:
     """What to say of an event found at a play whose hit the ball stage did not see (its moment
     taken from the ball's flight: vision.plays.first_flight_hit, hit_frame), else ""."""
@@ -85,8 +95,8 @@ def console_summary(report: dict) -> str:
         lines.append("no Rule 20 violation")
     for ev in report["events"]:
         worst = ev["worst"]
-        num = next((f"{k}={worst[k]:.2f}" for k in ("distance_yd", "across_yd", "closing_speed_yds",
-                                                      "ball_travel_yd") if k in worst), "")
+        num = next((f"{k}={worst[k]:.2f}{plus_minus(worst, k)}" for k in ("distance_yd", "across_yd",
+                    "closing_speed_yds", "ball_travel_yd") if k in worst), "")
         who = ev.get("player") or ""
         note = unseen_hit_note(ev)
         lines.append(f"  {ev['code']:28s} {who:12s} frames {ev['start_frame']}-{ev['end_frame']} "

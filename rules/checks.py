@@ -128,19 +128,25 @@ def reversed_lineup(b: FrameBatch, wrong: np.ndarray) -> np.ndarray:
     return all_wrong & np.all(teams_present, axis=1)
 
 
-def contacts(b: FrameBatch, thr: Thresholds) -> tuple[np.ndarray, np.ndarray]:
-    """(F, P, P) mask of opposing pairs (i < j) closer than the contact distance, and distances."""
+def player_pair_sigma(b: FrameBatch) -> np.ndarray:
+    """(F, P, P) uncertainty of each two players' distance: along the line between them (0 for
+    exact positions)."""
+    p = b.players
+    if not uncertain(b):
+        return np.zeros((p.shape[0], p.shape[1], p.shape[1]))
+    c = player_cov(b)
+    return sigma_along(tuple(v[:, :, None] + v[:, None, :] for v in c), p[:, :, None] - p[:, None, :])
+
+
+def contacts(b: FrameBatch, thr: Thresholds) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(F, P, P) mask of opposing pairs (i < j) closer than the contact distance, their
+    distances and the distances' 1-sigma uncertainty."""
     p = b.players
     d = np.hypot(p[:, :, None, 0] - p[:, None, :, 0], p[:, :, None, 1] - p[:, None, :, 1])
     opposing = b.player_team[:, None] != b.player_team[None, :]
     upper = np.triu(np.ones((p.shape[1], p.shape[1]), bool), 1)
-    if uncertain(b) and thr.margin_sigmas:
-        c = player_cov(b)
-        margin = thr.margin_sigmas * sigma_along(tuple(v[:, :, None] + v[:, None, :] for v in c),
-                                                 p[:, :, None] - p[:, None, :])
-    else:
-        margin = 0.0
-    return (d + margin < thr.contact_yd) & (opposing & upper)[None], d
+    sigma = player_pair_sigma(b)
+    return (d + thr.margin_sigmas * sigma < thr.contact_yd) & (opposing & upper)[None], d, sigma
 
 
 def closing_speed(b: FrameBatch, ud: UmpireDistances, window_s: float = 0.5,

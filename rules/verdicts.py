@@ -54,15 +54,21 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
 
     ud = checks.umpire_distances(b)
     z = thr.margin_sigmas
-    wrong = checks.wrong_side(b, z * checks.across_sigma(b))
+    # Measured positions (with a covariance): each record also gives its measure's 1-sigma
+    # uncertainty along its own direction (`sigma_yd`), so a reviewer sees how sure it is.
+    unsure = checks.uncertain(b)
+    sig = (lambda v: {"sigma_yd": float(v)}) if unsure else (lambda v: {})
+    across = checks.across_sigma(b)
+    wrong = checks.wrong_side(b, z * across)
     rev = checks.reversed_lineup(b, wrong) & judged
-    near_margin = z * np.take_along_axis(checks.pair_sigma(b), ud.nearest[..., None], 2)[..., 0] \
-        if ud.dist.shape[2] else 0.0
+    near_sigma = np.take_along_axis(checks.pair_sigma(b), ud.nearest[..., None], 2)[..., 0] \
+        if ud.dist.shape[2] else np.zeros(ud.min_dist.shape)
+    near_margin = z * near_sigma
 
     for f, p in zip(*np.nonzero(judged[:, None] & (ud.min_dist + near_margin < thr.umpire_clearance_yd))):
         viol[f].append({"code": "FIVE_YARD", "player": pid[p], "team": team_of[p],
                         "umpire": uid[ud.nearest[f, p]], "distance_yd": float(ud.min_dist[f, p]),
-                        "limit_yd": thr.umpire_clearance_yd})
+                        **sig(near_sigma[f, p]), "limit_yd": thr.umpire_clearance_yd})
 
     for f in np.flatnonzero(rev):
         n = int(np.count_nonzero(~np.isnan(b.players[f, :, 0])))
@@ -77,12 +83,14 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
     for f, p in zip(*np.nonzero(side_judged & wrong & ~rev[:, None])):
         viol[f].append({"code": "WRONG_SIDE", "player": pid[p], "team": team_of[p],
                         "x_yd": float(b.players[f, p, 0]), "centre_x_yd": c,
-                        "across_yd": float(abs(b.players[f, p, 0] - c)), "defending": b.defending[team_of[p]]})
+                        "across_yd": float(abs(b.players[f, p, 0] - c)), **sig(across[f, p]),
+                        "defending": b.defending[team_of[p]]})
 
-    touching, pair_d = checks.contacts(b, thr)
+    touching, pair_d, pair_s = checks.contacts(b, thr)
     for f, i, j in zip(*np.nonzero(touching & judged[:, None, None])):
         viol[f].append({"code": "CONTACT_BEFORE_THROW_IN", "player": pid[i], "team": team_of[i],
-                        "opponent": pid[j], "distance_yd": float(pair_d[f, i, j]), "limit_yd": thr.contact_yd})
+                        "opponent": pid[j], "distance_yd": float(pair_d[f, i, j]), **sig(pair_s[f, i, j]),
+                        "limit_yd": thr.contact_yd})
 
     if ud.dist.shape[2]:
         closing, closing_sigma = checks.closing_speed(b, ud, with_sigma=True)
@@ -92,6 +100,7 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
         for f, p, u in zip(*np.nonzero(rushing)):
             viol[f].append({"code": "RUSHING_UMPIRE", "player": pid[p], "team": team_of[p], "umpire": uid[u],
                             "closing_speed_yds": float(closing[f, p, u]), "distance_yd": float(ud.dist[f, p, u]),
+                            **({"closing_sigma_yds": float(closing_sigma[f, p, u])} if unsure else {}),
                             "limit_yds": thr.rush_speed_yds})
 
     for f in np.flatnonzero(b.phase == THROW_IN):
@@ -102,6 +111,7 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
         to_side = min(y, b.field.width_yd - y)
         if to_side <= thr.boards_clearance_yd:
             viol[f].append({"code": "THROW_IN_NEAR_BOARDS", "umpire": uid[u], "distance_yd": float(to_side),
+                            **sig(np.sqrt(max(checks.umpire_cov(b)[2][f, u], 0.0))),
                             "sideline": "west" if y <= b.field.width_yd - y else "east",
                             "limit_yd": thr.boards_clearance_yd})
 

@@ -148,3 +148,21 @@ def test_a_positions_document_can_carry_each_position_s_uncertainty():
                      ({"cov_yd2": [1, 0]}, r"\[xx, xy, yy\]"), ({"cov_yd2": [1, 0, 1], "sigma_yd": 1}, "not both")):
         with pytest.raises(InvalidDocument, match=msg):
             verdict(**bad)
+
+
+def test_each_finding_gives_its_measure_s_uncertainty_along_its_own_direction():
+    """A reviewer sees how sure a call is: FIVE_YARD's `sigma_yd` is along the line to the
+    umpire, WRONG_SIDE's across the centre line, a contact's along the gap; exact positions
+    carry none."""
+    def rec(verdict, code):
+        return next(v for v in verdict["frames"][0]["violations"] if v["code"] == code)
+    players = move(move(lineup_players(), "red-1", x=150.0, y=63.0), "red-2", x=151.0)     # 3 yd from U1; a yard over
+    side_on = _side_on(_batch(players, 1.0), across=0.1, depth=0.6)
+    v = check_batch(side_on, Thresholds(margin_sigmas=1.0))
+    assert rec(v, "FIVE_YARD")["sigma_yd"] == pytest.approx(np.hypot(0.6, 0.6))        # along y: both depths
+    assert rec(v, "WRONG_SIDE")["sigma_yd"] == pytest.approx(0.1)                        # across the line: x
+    abreast = move(move(lineup_players(), "red-1", x=149.45), "blue-1", x=150.55)
+    v = check_batch(_side_on(_batch(abreast, 1.0), across=0.1, depth=1.0), Thresholds(margin_sigmas=1.0))
+    assert rec(v, "CONTACT_BEFORE_THROW_IN")["sigma_yd"] == pytest.approx(np.hypot(0.1, 0.1))
+    exact = check_batch(parse_document(doc(frame(players=players))), Thresholds())
+    assert "sigma_yd" not in rec(exact, "FIVE_YARD") and "sigma_yd" not in rec(exact, "WRONG_SIDE")
