@@ -508,6 +508,20 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
     if video_path is not None and not frames and events:
         more += f"<p class=\"muted\">The clip {_e(video_path)} could not be read: no pictures of the events.</p>"
 
+    checks = []
+    for k, ev in enumerate(report.get("events_to_check") or []):
+        t0 = float(ev.get("start_s") or 0.0)
+        checks.append(
+            f"<tr class=\"to-check\"><td class=\"num\">{k + 1}</td><td><span class=\"code\">{_e(ev['code'])}</span>"
+            f"<br><span class=\"muted\">{_e(TITLES.get(ev['code'], ''))}</span></td><td>{_e(who(ev))}</td>"
+            f"<td class=\"num\">{ev['start_frame']}–{ev['end_frame']}</td>"
+            f"<td class=\"num\"><a class=\"seek\" href=\"{_e(href)}#t={max(0.0, t0 - seek_from):.2f}\">▶ {t0:.2f} s</a></td>"
+            f"<td>{_e(measure(ev))}</td></tr>")
+    to_check = ("<h2>To check</h2><p class=\"sub\">Findings that hold on the measured positions but not by "
+                "their margin of uncertainty: not violations; look at the clip.</p>"
+                "<table id=\"to-check\"><thead><tr><th>#</th><th>finding</th><th>who</th><th>frames</th>"
+                f"<th>time</th><th>measure</th></tr></thead><tbody>{''.join(checks)}</tbody></table>") if checks else ""
+
     notes: dict[str, set] = {}
     for fr in report.get("frames") or []:
         for n in fr.get("notes") or []:
@@ -547,6 +561,7 @@ must hold by {_e(opts.get('margin_sigmas', 1))} sigma (speeds {_e(opts.get('spee
 {chr(10).join(rows)}
 </tbody></table>
 {more}
+{to_check}
 <h2>Notes (not violations)</h2>
 {notes_html}
 <h2>Analysis</h2>
@@ -591,6 +606,7 @@ def index_html(rows: Sequence[dict], out_dir: str | Path, meta: Mapping | None =
         body_rows.append(
             f"<tr class=\"clip\"><td>{link}</td><td class=\"{_e(r['status'])}\">{_e(r['status'])}</td>"
             f"<td class=\"num\">{ti}</td><td class=\"num\">{'' if r.get('events') is None else r['events']}</td>"
+            f"<td class=\"num\">{'' if r.get('to_check') is None else r['to_check']}</td>"
             f"<td>{by_text}</td><td class=\"warning\">{_e(r.get('warnings') or '')}</td>"
             f"<td class=\"num\">{'' if r.get('processing_s') is None else r['processing_s']}</td>"
             f"<td>{_e(r.get('error') or '')}</td></tr>")
@@ -599,7 +615,7 @@ def index_html(rows: Sequence[dict], out_dir: str | Path, meta: Mapping | None =
 <h1>Throw-in line-ups: {len(rows)} clip{'s' if len(rows) != 1 else ''}</h1>
 <p class="sub">{summary} · inputs {_e(', '.join(meta.get('inputs', [])))} ·
  finished {_e(meta.get('finished_utc', ''))}</p>
-<table id="clips"><thead><tr><th>clip</th><th>status</th><th>throw-in frame</th><th>events</th>
+<table id="clips"><thead><tr><th>clip</th><th>status</th><th>throw-in frame</th><th>events</th><th>to check</th>
 <th>violations by code</th><th>warnings</th><th>processing (s)</th><th>error</th></tr></thead>
 <tbody>
 {chr(10).join(body_rows)}

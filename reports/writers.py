@@ -53,6 +53,15 @@ def plus_minus(worst: dict, key: str, digits: int = 2) -> str:
     return f" ±{float(sigma):.{digits}f}" if isinstance(sigma, (int, float)) else ""
 
 
+TO_CHECK_WHY = "these hold on the measured positions, not by their uncertainty: not violations; look at the clip"
+
+
+def _number(worst: dict) -> str:
+    """The record's measure as "distance_yd=4.30 ±0.32" (the first it has of the usual ones)."""
+    return next((f"{k}={worst[k]:.2f}{plus_minus(worst, k)}" for k in ("distance_yd", "across_yd",
+                 "closing_speed_yds", "ball_travel_yd") if k in worst), "")
+
+
 def unseen_hit_note(ev: dict) -> str:
     """What to say of an event found at a play whose hit the ball stage did not see (its moment
     taken from the ball's flight: vision.plays.first_flight_hit, hit_frame), else ""."""
@@ -94,16 +103,19 @@ def console_summary(report: dict) -> str:
     if not report["events"]:
         lines.append("no Rule 20 violation")
     for ev in report["events"]:
-        worst = ev["worst"]
-        num = next((f"{k}={worst[k]:.2f}{plus_minus(worst, k)}" for k in ("distance_yd", "across_yd",
-                    "closing_speed_yds", "ball_travel_yd") if k in worst), "")
         who = ev.get("player") or ""
         note = unseen_hit_note(ev)
         lines.append(f"  {ev['code']:28s} {who:12s} frames {ev['start_frame']}-{ev['end_frame']} "
-                     f"({ev['start_s']:.2f}-{ev['end_s']:.2f} s) {num}" + (f" ({note})" if note else ""))
+                     f"({ev['start_s']:.2f}-{ev['end_s']:.2f} s) {_number(ev['worst'])}" + (f" ({note})" if note else ""))
     for ev in report.get("events_withheld") or []:
         lines.append(f"  withheld: {ev['code']} {ev.get('player') or ''} frames {ev['start_frame']}-{ev['end_frame']} "
                      f"({withheld_reason(ev)})")
+    if report.get("events_to_check"):
+        lines.append(f"to check ({TO_CHECK_WHY}):")
+    for ev in report.get("events_to_check") or []:
+        who = " with ".join(w for w in (ev.get("player"), ev.get("opponent")) if w)
+        lines.append(f"  {ev['code']} {who} frames {ev['start_frame']}-{ev['end_frame']} "
+                     f"({ev['start_s']:.2f}-{ev['end_s']:.2f} s) {_number(ev['worst'])}")
     for warning in report_warnings(report):
         lines.append(f"warning: {warning}")
     return "\n".join(lines)

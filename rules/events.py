@@ -54,3 +54,20 @@ def violation_events(frames: list[dict], min_run: int = 3, max_gap: int = 2) -> 
         close(key)
     done.sort(key=lambda e: (e["start_frame"], e["code"], str(e["player"])))
     return done
+
+
+def to_check_events(frames: list[dict], sure: list[dict], min_run: int = 3, max_gap: int = 2) -> list[dict[str, Any]]:
+    """Events of the frames' `to_check` records (findings that hold on the measured positions
+    but not by their margin of uncertainty: rules.verdicts), held for `min_run` frames as
+    violations are, less those that only run into or out of an event in `sure` of the same
+    code and player (the frames where a violation is coming or going)."""
+    found = violation_events([{"index": fr.get("index", k), "violations": fr.get("to_check") or []}
+                              for k, fr in enumerate(frames)], min_run=min_run, max_gap=max_gap)
+    reach = max_gap + 1
+
+    def next_to_sure(ev):
+        key = (ev["code"], ev.get("player"), ev.get("opponent"))
+        return any((s["code"], s.get("player"), s.get("opponent")) == key
+                   and ev["start_frame"] <= s["end_frame"] + reach and s["start_frame"] <= ev["end_frame"] + reach
+                   for s in sure)
+    return [ev for ev in found if not next_to_sure(ev)]

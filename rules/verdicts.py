@@ -19,6 +19,7 @@ and the throw-in frame always.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -65,10 +66,22 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
         if ud.dist.shape[2] else np.zeros(ud.min_dist.shape)
     near_margin = z * near_sigma
 
-    for f, p in zip(*np.nonzero(judged[:, None] & (ud.min_dist + near_margin < thr.umpire_clearance_yd))):
-        viol[f].append({"code": "FIVE_YARD", "player": pid[p], "team": team_of[p],
-                        "umpire": uid[ud.nearest[f, p]], "distance_yd": float(ud.min_dist[f, p]),
-                        **sig(near_sigma[f, p]), "limit_yd": thr.umpire_clearance_yd})
+    # On measured positions, what holds as measured but not by its margin is not a violation:
+    # it is listed per frame as `to_check` (same records), for a reviewer to look at.
+    review = unsure and z > 0
+    check: list[list[dict]] = [[] for _ in range(F)]
+
+    def five(f, p):
+        return {"code": "FIVE_YARD", "player": pid[p], "team": team_of[p],
+                "umpire": uid[ud.nearest[f, p]], "distance_yd": float(ud.min_dist[f, p]),
+                **sig(near_sigma[f, p]), "limit_yd": thr.umpire_clearance_yd}
+
+    close_by = judged[:, None] & (ud.min_dist < thr.umpire_clearance_yd)
+    sure_close = judged[:, None] & (ud.min_dist + near_margin < thr.umpire_clearance_yd)
+    for f, p in zip(*np.nonzero(sure_close)):
+        viol[f].append(five(f, p))
+    for f, p in zip(*np.nonzero(close_by & ~sure_close if review else np.zeros_like(close_by))):
+        check[f].append(five(f, p))
 
     for f in np.flatnonzero(rev):
         n = int(np.count_nonzero(~np.isnan(b.players[f, :, 0])))
@@ -80,17 +93,37 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
     # yet in the line-up, whichever side he rides in on (Red #2, slow returning: extra time);
     # when the ball is thrown in, every player across the line is on the wrong side of it.
     side_judged = judged[:, None] & ((depth <= thr.lineup_depth_yd) | at_throw_in[:, None])
+
+    def side(f, p):
+        return {"code": "WRONG_SIDE", "player": pid[p], "team": team_of[p],
+                "x_yd": float(b.players[f, p, 0]), "centre_x_yd": c,
+                "across_yd": float(abs(b.players[f, p, 0] - c)), **sig(across[f, p]),
+                "defending": b.defending[team_of[p]]}
+
     for f, p in zip(*np.nonzero(side_judged & wrong & ~rev[:, None])):
-        viol[f].append({"code": "WRONG_SIDE", "player": pid[p], "team": team_of[p],
-                        "x_yd": float(b.players[f, p, 0]), "centre_x_yd": c,
-                        "across_yd": float(abs(b.players[f, p, 0] - c)), **sig(across[f, p]),
-                        "defending": b.defending[team_of[p]]})
+        viol[f].append(side(f, p))
+    if review:
+        measured = checks.wrong_side(b)
+        rev_measured = checks.reversed_lineup(b, measured) & judged & ~rev
+        for f in np.flatnonzero(rev_measured):
+            check[f].append({"code": "REVERSED_LINEUP", "players": int(np.count_nonzero(~np.isnan(b.players[f, :, 0]))),
+                             "redress": False})
+        for f, p in zip(*np.nonzero(side_judged & measured & ~wrong & ~(rev | rev_measured)[:, None])):
+            check[f].append(side(f, p))
 
     touching, pair_d, pair_s = checks.contacts(b, thr)
+
+    def contact(f, i, j):
+        return {"code": "CONTACT_BEFORE_THROW_IN", "player": pid[i], "team": team_of[i],
+                "opponent": pid[j], "distance_yd": float(pair_d[f, i, j]), **sig(pair_s[f, i, j]),
+                "limit_yd": thr.contact_yd}
+
     for f, i, j in zip(*np.nonzero(touching & judged[:, None, None])):
-        viol[f].append({"code": "CONTACT_BEFORE_THROW_IN", "player": pid[i], "team": team_of[i],
-                        "opponent": pid[j], "distance_yd": float(pair_d[f, i, j]), **sig(pair_s[f, i, j]),
-                        "limit_yd": thr.contact_yd})
+        viol[f].append(contact(f, i, j))
+    if review:
+        as_measured = checks.contacts(b, replace(thr, margin_sigmas=0.0))[0]
+        for f, i, j in zip(*np.nonzero(as_measured & ~touching & judged[:, None, None])):
+            check[f].append(contact(f, i, j))
 
     if ud.dist.shape[2]:
         closing, closing_sigma = checks.closing_speed(b, ud, with_sigma=True)
@@ -146,7 +179,8 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
                                        "distance_from_centre_yd": rec["distance_from_centre_yd"],
                                        "limit_yd": thr.lineup_depth_yd})
 
-    frames = [{"index": i, "phase": PHASES[b.phase[i]], "violations": viol[i], "notes": notes[i]} for i in range(F)]
+    frames = [{"index": i, "phase": PHASES[b.phase[i]], "violations": viol[i], "notes": notes[i],
+               **({"to_check": check[i]} if review else {})} for i in range(F)]
     counts: dict[str, int] = {}
     for v in viol:
         for rec in v:

@@ -82,9 +82,11 @@ def test_analyze_writes_a_self_contained_debrief(analysed):
     thumbs = page.find("img", **{"class": "thumb"})
     assert len(thumbs) == len(events) and all(_png(a["src"]).shape[1] == 480 for a in thumbs)
     # No annotated.mp4 here (annotate=False): the links play the source clip from each event.
+    # (The findings to check have their links too, after the events'.)
     seeks = [a["href"] for a in page.find("a", **{"class": "seek"})]
-    assert len(seeks) == len(events)
-    for href, ev in zip(seeks, events):
+    listed = events + report.get("events_to_check", [])
+    assert len(seeks) == len(listed)
+    for href, ev in zip(seeks, listed):
         target, t = href.split("#t=")
         assert (out / target).resolve() == clip.resolve()
         assert float(t) == pytest.approx(ev["start_s"], abs=0.006)
@@ -120,6 +122,22 @@ def test_debrief_links_annotated_video_and_copes_without_events_or_video(tmp_pat
     html = debrief_html(report, tmp_path / "missing.mp4", "annotated.mp4")
     assert "withheld: WRONG_SIDE" in html and "3 looks against 0" in html
     assert len(Page(html).find("tr", **{"class": "^event$"})) == 1
+    # A finding within its uncertainty is listed to check, with its measure and 1 sigma, not as an event;
+    # the console says so too.
+    assert not Page(html).find("table", id="to-check")
+    report["events_to_check"] = [{"code": "CONTACT_BEFORE_THROW_IN", "player": "a-t5", "opponent": "b-t26",
+                                  "start_frame": 0, "end_frame": 1, "frames": 2, "start_s": 0.0, "end_s": 0.04,
+                                  "worst": {"code": "CONTACT_BEFORE_THROW_IN", "player": "a-t5", "opponent": "b-t26",
+                                            "distance_yd": 0.95, "sigma_yd": 1.05, "limit_yd": 1.5}}]
+    html = debrief_html(report, tmp_path / "missing.mp4", "annotated.mp4")
+    page = Page(html)
+    assert len(page.find("tr", **{"class": "^to-check$"})) == 1 and len(page.find("tr", **{"class": "^event$"})) == 1
+    assert "0.9 ±1.1 yd from b-t26 (limit 1.5 yd)" in html
+    from reports.writers import console_summary
+    lines = console_summary({**report, "calibration": {"rms_px": 0.1, "rms_yd": 0.01}}).splitlines()
+    assert lines[-1] == "  CONTACT_BEFORE_THROW_IN a-t5 with b-t26 frames 0-1 (0.00-0.04 s) distance_yd=0.95 ±1.05"
+    assert lines[-2].startswith("to check (")
+    del report["events_to_check"]
     # A camera cut and a scaled calibration are said on the page.
     report["camera_cut"] = {"frame": 1, "t": 0.04}
     report["calibration"] = {"warnings": ["calibration made on 1280x720 frames, scaled to this video's 1920x1080"]}
@@ -173,7 +191,9 @@ def test_debrief_renders_in_headless_chromium(analysed, tmp_path, test_output):
     assert len(page.find("tr", **{"class": "^event$"})) == len(report["events"])
     assert page.find("img", id="^timeline$") and page.find("img", id="^fieldmap$")
     seeks = [a["href"] for a in page.find("a", **{"class": "seek"})]
-    assert len(seeks) == len(report["events"]) and all("#t=" in h for h in seeks)
+    listed = report["events"] + report.get("events_to_check", [])         # the findings to check have links too
+    assert len(seeks) == len(listed) and all("#t=" in h for h in seeks)
+    assert len(page.find("tr", **{"class": "^to-check$"})) == len(report.get("events_to_check", []))
 
 
 def test_the_field_map_draws_each_position_s_uncertainty_by_direction():

@@ -166,3 +166,32 @@ def test_each_finding_gives_its_measure_s_uncertainty_along_its_own_direction():
     assert rec(v, "CONTACT_BEFORE_THROW_IN")["sigma_yd"] == pytest.approx(np.hypot(0.1, 0.1))
     exact = check_batch(parse_document(doc(frame(players=players))), Thresholds())
     assert "sigma_yd" not in rec(exact, "FIVE_YARD") and "sigma_yd" not in rec(exact, "WRONG_SIDE")
+
+
+def test_a_finding_within_its_uncertainty_is_listed_to_check_not_as_a_violation():
+    """4.8 yd from the umpire with a pair sigma of 0.4: no FIVE_YARD by the 1-sigma margin,
+    but the reviewer is told to look (`to_check`), for as long as it holds; exact positions
+    have no such list, and a sure finding is not listed twice."""
+    from rules.events import to_check_events, violation_events
+    near = move(lineup_players(), "red-1", x=150.0, y=64.8)
+    b = _batch(near, sigma=0.4 / np.sqrt(2), n_frames=6)
+    v = check_batch(b, Thresholds(margin_sigmas=1.0))
+    assert not violation_events(v["frames"])
+    assert all([r["code"] for r in fr["to_check"]] == ["FIVE_YARD"] for fr in v["frames"])
+    ev = to_check_events(v["frames"], [])
+    assert [(e["code"], e["player"], e["start_frame"], e["end_frame"]) for e in ev] == [("FIVE_YARD", "red-1", 0, 5)]
+    assert ev[0]["worst"]["distance_yd"] == pytest.approx(4.8) and ev[0]["worst"]["sigma_yd"] == pytest.approx(0.4)
+    inside = _batch(move(lineup_players(), "red-1", x=150.0, y=63.0), sigma=0.4 / np.sqrt(2), n_frames=6)
+    v = check_batch(inside, Thresholds(margin_sigmas=1.0))
+    assert violation_events(v["frames"]) and not any(fr["to_check"] for fr in v["frames"])
+    exact = check_batch(parse_document(doc(*[frame(players=near) for _ in range(6)])), Thresholds(margin_sigmas=1.0))
+    assert all("to_check" not in fr for fr in exact["frames"])
+
+
+def test_the_frames_where_a_sure_violation_comes_and_goes_are_not_listed_to_check():
+    from rules.events import to_check_events
+    sure = [{"code": "FIVE_YARD", "player": "red-1", "opponent": None, "start_frame": 10, "end_frame": 30}]
+    rec = {"code": "FIVE_YARD", "player": "red-1", "distance_yd": 4.8}
+    frames = [{"index": i, "violations": [], "to_check": [rec] if 6 <= i < 10 or 40 <= i < 45 else []}
+              for i in range(50)]
+    assert [(e["start_frame"], e["end_frame"]) for e in to_check_events(frames, sure)] == [(40, 44)]

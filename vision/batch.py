@@ -65,7 +65,7 @@ from vision.frame_store import DEFAULT_BUDGET_MB
 VIDEO_SUFFIXES = (".mp4", ".mov", ".avi", ".mkv", ".m4v")
 MARKER = "done.json"
 STATUSES = ("ok", "skipped", "failed", "interrupted")
-CSV_COLUMNS = ["clip", "status", "throw_in_frame", "throw_in_s", "events", *VIOLATION_CODES, "warnings",
+CSV_COLUMNS = ["clip", "status", "throw_in_frame", "throw_in_s", "events", "to_check", *VIOLATION_CODES, "warnings",
                "processing_s", "output", "error"]
 CSV_TAIL = 4             # the columns after the violation codes (a report's other codes go before them)
 # Imported once by the fork server, so that workers start without importing torch & co.
@@ -370,7 +370,8 @@ def one_line(exc: BaseException) -> str:
 
 def _base_row(job: ClipJob) -> dict:
     return {"clip": job.rel, "output": job.name, "status": "failed", "throw_in_frame": None, "throw_in_s": None,
-            "events": None, "events_by_code": None, "warnings": None, "processing_s": None, "error": None}
+            "events": None, "to_check": None, "events_by_code": None, "warnings": None, "processing_s": None,
+            "error": None}
 
 
 def process_clip(job: ClipJob, progress: Callable[[int, int], None] | None = None) -> dict:
@@ -390,6 +391,7 @@ def process_clip(job: ClipJob, progress: Callable[[int, int], None] | None = Non
         report, written = analyze_to_folder(clip, staging, opts, detector=detector, progress=progress)
         ti = report["throw_in"]
         row.update(status="ok", throw_in_frame=ti["frame"], throw_in_s=ti["t"], events=len(report["events"]),
+                   to_check=len(report.get("events_to_check") or []),       # findings within their uncertainty
                    events_by_code=dict(report["summary"]["events_by_code"]),
                    warnings="; ".join(report_warnings(report)),
                    processing_s=round(time.perf_counter() - started, 2))

@@ -19,7 +19,7 @@ import numpy as np
 from reports.coverage import PLAYERS_PER_TEAM, line_up_coverage
 from rules import Field, FrameBatch, Thresholds, check_batch
 from rules.checks import before_throw_in, line_up_judged
-from rules.events import PLAY_CODES, violation_events
+from rules.events import PLAY_CODES, to_check_events, violation_events
 from vision import phase as phase_mod
 from vision.ball import BallFollower
 from vision.ball_motion import MotionBallFinder
@@ -398,9 +398,12 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
         track_of={player_id(identity[tid], tid): tid for tid in tids if identity.get(tid) not in (None, UMPIRE)},
         cluster_of={tid: voter.identity(tid) for tid in tids}, pos_of={f.index: k for k, f in enumerate(frames)},
         window=max(1, int(round(WINDOW_S * fps / opts.stride))))
+    # Findings within their uncertainty, for a reviewer (not violations; rules.events).
+    to_check = to_check_events(verdict["frames"], events + withheld, min_run=opts.min_run,
+                               max_gap=max(1, 2 // opts.stride))
     times = {f.index: f.t for f in frames}
     unseen_at = {frames[fi].index for fi in unseen_hits}
-    for ev in events + withheld:
+    for ev in events + withheld + to_check:
         ev["start_s"], ev["end_s"] = times[ev["start_frame"]], times[ev["end_frame"]]
         if ev["code"] in PLAY_CODES and ev["start_frame"] in unseen_at:
             ev["hit_seen"] = False                    # the play's hit was placed from the ball's flight
@@ -411,6 +414,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                         "positions_masked": roster.masked_positions,
                         "positions_doubled": roster.doubled_positions}
     report["events_withheld"] = withheld
+    report["events_to_check"] = to_check
     report["coverage"] = line_up_coverage(report["frames"], list(opts.defending), PLAYERS_PER_TEAM)
     # Line-up frames the rules left unjudged: no umpire positioned yet (rules.checks.umpire_positioned).
     waiting = before_throw_in(batch) & ~line_up_judged(batch, thresholds.umpire_still_yds)
