@@ -80,8 +80,9 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
     sure_close = judged[:, None] & (ud.min_dist + near_margin < thr.umpire_clearance_yd)
     for f, p in zip(*np.nonzero(sure_close)):
         viol[f].append(five(f, p))
-    for f, p in zip(*np.nonzero(close_by & ~sure_close if review else np.zeros_like(close_by))):
-        check[f].append(five(f, p))
+    if review:
+        for f, p in zip(*np.nonzero(close_by & ~sure_close)):
+            check[f].append(five(f, p))
 
     for f in np.flatnonzero(rev):
         n = int(np.count_nonzero(~np.isnan(b.players[f, :, 0])))
