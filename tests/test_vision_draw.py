@@ -185,3 +185,19 @@ def test_minimap_close_up_separates_a_lineup_the_whole_field_runs_together():
         x0, y0, x1, y1 = rect
         assert not img[:y0].any() and not img[:, :x0].any()       # nothing drawn outside the inset
     assert gaps["whole"] < 5 and gaps["close"] > 20
+
+
+def test_banner_lines_to_check_are_amber_under_the_red_violations():
+    from vision.annotate_clip import event_lines
+    from vision.draw import CHECK_BGR
+    ev = {"code": "CONTACT_BEFORE_THROW_IN", "player": "red-t5", "opponent": "blue-t26", "start_frame": 50,
+          "end_frame": 57, "worst": {"distance_yd": 0.95, "sigma_yd": 1.05}}
+    assert event_lines([ev], 54, "CHECK: ") == ["CHECK: CONTACT BEFORE THROW IN red-t5 x blue-t26 0.9 +/-1.1 yd"]
+    assert event_lines([ev], 80) == []                          # held ~0.5 s after the end only
+    img = _blank() + 100
+    draw_banner(img, ["FIVE YARD red-t1 4.2 yd", (event_lines([ev], 54, "CHECK: ")[0], CHECK_BGR)])
+    red = np.all(img[:40] == (0, 0, 255), axis=2).sum()
+    amber = np.all(img[:40] == CHECK_BGR, axis=2).sum()
+    assert red > 20 and amber > 20
+    rows = np.flatnonzero(np.all(img == CHECK_BGR, axis=2).any(axis=1))
+    assert rows.min() > np.flatnonzero(np.all(img == (0, 0, 255), axis=2).any(axis=1)).max()   # the line below

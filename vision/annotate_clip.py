@@ -7,18 +7,22 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from vision.draw import Marker, annotate
+from reports.writers import plus_minus
+from vision.draw import CHECK_BGR, Marker, annotate
 from vision.map_view import plan_views
 from vision.video_io import VideoWriter, Window, open_video, prefetch
 
 
-def event_lines(events: list[dict], frame_index: int) -> list[str]:
+def event_lines(events: list[dict], frame_index: int, prefix: str = "") -> list[str]:
     out = []
     for ev in events:
         if ev["start_frame"] <= frame_index <= ev["end_frame"] + 12:      # hold the banner ~0.5 s
             w = ev["worst"]
-            num = next((f" {w[k]:.1f} yd" for k in ("distance_yd", "across_yd") if k in w), "")
-            out.append(f"{ev['code'].replace('_', ' ')} {ev.get('player') or ''}{num}".strip())
+            # OpenCV's Hershey font has no "±": "+/-" on the picture
+            num = next((f" {w[k]:.1f}{plus_minus(w, k, 1).replace('±', '+/-')} yd"
+                        for k in ("distance_yd", "across_yd") if k in w), "")
+            who = " x ".join(p for p in (ev.get("player"), ev.get("opponent")) if p)
+            out.append(f"{prefix}{ev['code'].replace('_', ' ')} {who}{num}".strip())
     return out
 
 
@@ -65,7 +69,8 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
                             for o in fr["umpires"]]
                 H_inv = np.linalg.inv(obs_by_index[index].H)
                 view = views[index]
-            lines = event_lines(analysis.events, index)
+            lines = event_lines(analysis.events, index) + [
+                (text, CHECK_BGR) for text in event_lines(analysis.report.get("events_to_check") or [], index, "CHECK: ")]
             if fr is not None and fr["phase"] == "throw_in":
                 lines = ["THROW-IN"] + lines
             other_shot = next((banner for a, b, banner in away if a <= index < b), None)   # nothing of ours to draw

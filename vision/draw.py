@@ -251,10 +251,13 @@ def draw_boxes(img: np.ndarray, boxes: Sequence[Sequence[float]], labels: Sequen
         _label(img, text, org, colour, scale)
 
 
-def draw_banner(img: np.ndarray, lines: Sequence[str], colour: Sequence[int] = (0, 0, 255),
+CHECK_BGR = (0, 190, 255)       # amber: a finding to check (within its uncertainty), not a violation
+
+
+def draw_banner(img: np.ndarray, lines: Sequence, colour: Sequence[int] = (0, 0, 255),
                 alpha: float = 0.6, ok_text: str | None = None) -> None:
-    """A strip along the top listing `lines` (the active violations); nothing (or
-    `ok_text` in green) when there are none."""
+    """A strip along the top listing `lines` (the active violations; a line may be a
+    (text, colour) pair); nothing (or `ok_text` in green) when there are none."""
     if not lines and ok_text is None:
         return
     scale = _font_scale(img)
@@ -269,7 +272,8 @@ def draw_banner(img: np.ndarray, lines: Sequence[str], colour: Sequence[int] = (
         y = 4 + step * (i + 1) - base - 3
         if y > height:
             break
-        cv2.putText(img, str(text), (10, y), FONT, scale, colour, 1 + (scale > 0.6),
+        text, ink = text if isinstance(text, tuple) else (text, colour)
+        cv2.putText(img, str(text), (10, y), FONT, scale, tuple(int(c) for c in ink), 1 + (scale > 0.6),
                     cv2.LINE_AA)
 
 
