@@ -201,3 +201,19 @@ def test_banner_lines_to_check_are_amber_under_the_red_violations():
     assert red > 20 and amber > 20
     rows = np.flatnonzero(np.all(img == CHECK_BGR, axis=2).any(axis=1))
     assert rows.min() > np.flatnonzero(np.all(img == (0, 0, 255), axis=2).any(axis=1)).max()   # the line below
+
+
+def test_the_players_a_banner_names_are_framed_red_or_amber():
+    from vision.annotate_clip import event_flags
+    from vision.draw import CHECK_BGR
+    sure = [{"code": "FIVE_YARD", "player": "red-t1", "start_frame": 10, "end_frame": 20, "worst": {}}]
+    check = [{"code": "CONTACT_BEFORE_THROW_IN", "player": "red-t1", "opponent": "blue-t4", "start_frame": 15,
+              "end_frame": 18, "worst": {}}]
+    assert event_flags(sure, check, 16) == {"red-t1": (0, 0, 255), "blue-t4": CHECK_BGR}     # red wins
+    assert event_flags(sure, check, 5) == {}
+    markers = [Marker("red-t1", "red", (100, 100, 140, 200)), Marker("blue-t4", "blue", (300, 100, 340, 200)),
+               Marker("blue-t5", "blue", (500, 100, 540, 200))]
+    img = annotate(_blank(), markers, None, [], minimap=False, flags=event_flags(sure, check, 16))
+    pad = 3 * 2
+    assert tuple(img[150, 100 - pad]) == (0, 0, 255) and tuple(img[150, 300 - pad]) == CHECK_BGR
+    assert not img[150, 500 - pad].any()                         # not named: no frame

@@ -13,16 +13,34 @@ from vision.map_view import plan_views
 from vision.video_io import VideoWriter, Window, open_video, prefetch
 
 
+HOLD_FRAMES = 12                # a banner line stays ~0.5 s after its event ends
+
+
+def _active(events: list[dict], frame_index: int) -> list[dict]:
+    return [ev for ev in events if ev["start_frame"] <= frame_index <= ev["end_frame"] + HOLD_FRAMES]
+
+
+def event_flags(events: list[dict], to_check: list[dict], frame_index: int) -> dict:
+    """Track id -> colour of the players the banner names at this frame: red for a
+    violation, amber for a finding to check (a violation's red wins)."""
+    flags = {}
+    for evs, colour in ((to_check, CHECK_BGR), (events, (0, 0, 255))):
+        for ev in _active(evs, frame_index):
+            for who in (ev.get("player"), ev.get("opponent")):
+                if who:
+                    flags[who] = colour
+    return flags
+
+
 def event_lines(events: list[dict], frame_index: int, prefix: str = "") -> list[str]:
     out = []
-    for ev in events:
-        if ev["start_frame"] <= frame_index <= ev["end_frame"] + 12:      # hold the banner ~0.5 s
-            w = ev["worst"]
-            # OpenCV's Hershey font has no "±": "+/-" on the picture
-            num = next((f" {w[k]:.1f}{plus_minus(w, k, 1).replace('±', '+/-')} yd"
-                        for k in ("distance_yd", "across_yd") if k in w), "")
-            who = " x ".join(p for p in (ev.get("player"), ev.get("opponent")) if p)
-            out.append(f"{prefix}{ev['code'].replace('_', ' ')} {who}{num}".strip())
+    for ev in _active(events, frame_index):
+        w = ev["worst"]
+        # OpenCV's Hershey font has no "±": "+/-" on the picture
+        num = next((f" {w[k]:.1f}{plus_minus(w, k, 1).replace('±', '+/-')} yd"
+                    for k in ("distance_yd", "across_yd") if k in w), "")
+        who = " x ".join(p for p in (ev.get("player"), ev.get("opponent")) if p)
+        out.append(f"{prefix}{ev['code'].replace('_', ' ')} {who}{num}".strip())
     return out
 
 
@@ -69,15 +87,18 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
                             for o in fr["umpires"]]
                 H_inv = np.linalg.inv(obs_by_index[index].H)
                 view = views[index]
+            to_check = analysis.report.get("events_to_check") or []
             lines = event_lines(analysis.events, index) + [
-                (text, CHECK_BGR) for text in event_lines(analysis.report.get("events_to_check") or [], index, "CHECK: ")]
+                (text, CHECK_BGR) for text in event_lines(to_check, index, "CHECK: ")]
+            flags = event_flags(analysis.events, to_check, index)
             if fr is not None and fr["phase"] == "throw_in":
                 lines = ["THROW-IN"] + lines
             other_shot = next((banner for a, b, banner in away if a <= index < b), None)   # nothing of ours to draw
             if other_shot:
                 markers, H_inv, lines = [], None, [other_shot]
             out = annotate(frame, markers, H_inv, lines, colours=team_colours, copy=False,      # a new frame each time
-                           length=length, width=width, minimap=other_shot is None, map_view=view)
+                           length=length, width=width, minimap=other_shot is None, map_view=view,
+                           flags=None if other_shot else flags)
             obs = obs_by_index.get(index)
             if obs is not None and obs.ball_px is not None:          # where the ball was seen
                 cv2.circle(out, (int(round(obs.ball_px[0])), int(round(obs.ball_px[1]))), 9, BALL_BGR, 2, cv2.LINE_AA)

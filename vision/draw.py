@@ -381,13 +381,27 @@ def draw_minimap(img: np.ndarray, markers: Sequence[Marker], length: float = DEF
 # ------------------------------------------------------------------------------------
 # Everything at once
 # ------------------------------------------------------------------------------------
+def draw_flags(img: np.ndarray, markers: Sequence[Marker], flags: Mapping, thickness: int = 2) -> None:
+    """A frame round the box of each marker named in `flags` (track id -> BGR): the players
+    a banner line names (red: a violation; amber: a finding to check), so the eye finds them."""
+    pad = 3 * thickness
+    for m in markers:
+        colour = flags.get(m.track_id)
+        if colour is None or m.box_px is None:
+            continue
+        x1, y1, x2, y2 = (int(round(v)) for v in m.box_px)
+        cv2.rectangle(img, (x1 - pad, y1 - pad), (x2 + pad, y2 + pad), tuple(int(c) for c in colour),
+                      thickness, cv2.LINE_AA)
+
+
 def annotate(frame: np.ndarray, markers: Sequence[Marker], H_inv: np.ndarray | None = None,
-             violations: Sequence[str] = (), colours: Mapping | None = None,
+             violations: Sequence = (), colours: Mapping | None = None,
              length: float = DEFAULT_LENGTH, width: float = DEFAULT_WIDTH,
              umpire_radius_yd: float = 5.0, minimap: bool = True, copy: bool = True,
-             map_view: MapView | None = None) -> np.ndarray:
+             map_view: MapView | None = None, flags: Mapping | None = None) -> np.ndarray:
     """Boxes, the centre line and umpire circles (with `H_inv`), the inset map (the whole
-    field, or `map_view`) and the violation banner on one frame; returns the annotated image."""
+    field, or `map_view`) and the violation banner on one frame, the players it names framed
+    (`flags`: track id -> colour); returns the annotated image."""
     img = frame.copy() if copy else frame
     lw = line_width(img)
     if H_inv is not None:
@@ -398,6 +412,8 @@ def annotate(frame: np.ndarray, markers: Sequence[Marker], H_inv: np.ndarray | N
     boxed = [m for m in markers if m.box_px is not None]
     draw_boxes(img, [m.box_px for m in boxed], [str(m.track_id) for m in boxed],
                [team_colour(m.team, colours) for m in boxed], thickness=lw, dashed=[m.implied for m in boxed])
+    if flags:
+        draw_flags(img, boxed, flags, thickness=lw)
     if minimap:
         draw_minimap(img, markers, length, width, colours,
                      umpire_radius_yd=umpire_radius_yd, view=map_view)
