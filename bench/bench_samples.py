@@ -135,6 +135,11 @@ def main() -> None:
           "| line-up: players placed a team (median of 4) | throw-in frame (truth) | id switches | meets |")
     print("|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
+    listed = {n: s for n, s in scores.items() if s.get("to_check")}
+    print(f"\nfindings to check (not violations): {sum(s['to_check'] for s in listed.values())} on {len(listed)} clips, "
+          f"{sum(s['to_check_true'] for s in listed.values())} of them true"
+          + "".join(f"; {n} {s['to_check']} ({s['to_check_true']} true), recall {s['event_recall']:.2f} -> "
+                    f"{s['event_recall_with_to_check']:.2f} with them" for n, s in listed.items()))
     if args.json:
         Path(args.json).write_text(json.dumps(scores, indent=1, default=str))
 

@@ -119,6 +119,12 @@ def evaluate_report(report: dict, truth: dict, min_run: int | None = None, toler
     precision = matched_mine / len(mine) if mine else (1.0 if not truth_events else 0.0)
     recall = matched_truth / len(truth_events) if truth_events else 1.0
 
+    # The findings to check (not violations): how many match a true event, and the recall of
+    # the violations and the list together (what a reviewer who looks at the list finds).
+    listed = report.get("events_to_check") or []
+    listed_true = sum(any(_event_match(e, t, id_map, tolerance_frames) for t in truth_events) for e in listed)
+    found_with = sum(any(_event_match(e, t, id_map, tolerance_frames) for e in mine + listed) for t in truth_events)
+
     exp_by_index = {fr["index"]: fr for fr in expected}
     agree = [sorted({v["code"] for v in fr["violations"]}) == sorted({v["code"] for v in exp_by_index[fr["index"]]["violations"]})
              for fr in report["frames"] if fr["index"] in exp_by_index]
@@ -126,6 +132,8 @@ def evaluate_report(report: dict, truth: dict, min_run: int | None = None, toler
     err = np.array(errors) if errors else np.array([np.nan])
     return {"events": len(mine), "truth_events": len(truth_events),
             "event_precision": round(precision, 4), "event_recall": round(recall, 4),
+            "to_check": len(listed), "to_check_true": listed_true,
+            "event_recall_with_to_check": round(found_with / len(truth_events), 4) if truth_events else 1.0,
             "frame_agreement": round(float(np.mean(agree)), 4) if agree else None,
             "position_error_median_yd": round(float(np.nanmedian(err)), 3),
             "position_error_p95_yd": round(float(np.nanpercentile(err, 95)), 3),

@@ -36,3 +36,21 @@ def test_errors_within_two_sigma_use_the_uncertainty_along_each_axis():
     assert evaluate_report(_report(0.5, None, 0.3), _truth())["errors_within_2_sigma"] == 1.0
     assert evaluate_report(_report(0.5, None, 0.1), _truth())["errors_within_2_sigma"] == 0.75
     assert sure["event_precision"] == 1.0 and sure["event_recall"] == 1.0
+
+
+def test_findings_to_check_are_scored_apart_from_the_events():
+    """A true 5-yard event the violations missed but the list to check holds: recall 0 for the
+    events, 1 with the list; a listed finding of no true event is counted, not true."""
+    truth = _truth(8)
+    for fr in truth["expected"]["frames"]:
+        fr["violations"] = [{"code": "FIVE_YARD", "player": "red-1", "distance_yd": 4.6}]
+    report = _report(0.0, [0.01, 0.0, 0.25], 0.5, n=8)
+    listed = {"code": "FIVE_YARD", "player": "red-7", "start_frame": 0, "end_frame": 7, "frames": 8,
+              "worst": {"code": "FIVE_YARD", "player": "red-7", "distance_yd": 4.7, "sigma_yd": 0.5}}
+    report["events_to_check"] = [listed, {**listed, "code": "WRONG_SIDE"}]
+    s = evaluate_report(report, truth)
+    assert s["event_recall"] == 0.0 and s["event_recall_with_to_check"] == 1.0
+    assert s["to_check"] == 2 and s["to_check_true"] == 1
+    del report["events_to_check"]
+    s = evaluate_report(report, truth)
+    assert s["to_check"] == 0 and s["event_recall_with_to_check"] == 0.0
