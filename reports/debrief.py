@@ -486,6 +486,10 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
     # window's first frame, so its links seek that much earlier.
     window = report.get("window")
     seek_from = float(window.get("first_t") or 0.0) if window and href == "annotated.mp4" else 0.0
+
+    def seek(t0: float) -> str:
+        """A link that plays the clip from `t0` s of the video."""
+        return f"<a class=\"seek\" href=\"{_e(href)}#t={max(0.0, t0 - seek_from):.2f}\">▶ {t0:.2f} s</a>"
     rows = []
     for k, ev in enumerate(events):
         t0 = float(ev.get("start_s") or 0.0)
@@ -498,7 +502,7 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
             f"</span></td><td>{_e(who(ev))}</td>"
             f"<td class=\"num\">{ev['start_frame']}–{ev['end_frame']}<br>"
             f"<span class=\"muted\">{ev.get('frames', '')} frame(s)</span></td>"
-            f"<td class=\"num\"><a class=\"seek\" href=\"{_e(href)}#t={max(0.0, t0 - seek_from):.2f}\">▶ {t0:.2f} s</a><br>"
+            f"<td class=\"num\">{seek(t0)}<br>"
             f"<span class=\"muted\">to {float(ev.get('end_s') or t0):.2f} s</span></td>"
             f"<td>{_e(measure(ev))}</td><td>{thumb}</td></tr>")
     if not rows:
@@ -515,7 +519,7 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
             f"<tr class=\"to-check\"><td class=\"num\">{k + 1}</td><td><span class=\"code\">{_e(ev['code'])}</span>"
             f"<br><span class=\"muted\">{_e(TITLES.get(ev['code'], ''))}</span></td><td>{_e(who(ev))}</td>"
             f"<td class=\"num\">{ev['start_frame']}–{ev['end_frame']}</td>"
-            f"<td class=\"num\"><a class=\"seek\" href=\"{_e(href)}#t={max(0.0, t0 - seek_from):.2f}\">▶ {t0:.2f} s</a></td>"
+            f"<td class=\"num\">{seek(t0)}</td>"
             f"<td>{_e(measure(ev))}</td></tr>")
     to_check = ("<h2>To check</h2><p class=\"sub\">Findings that hold on the measured positions but not by "
                 "their margin of uncertainty: not violations; look at the clip.</p>"

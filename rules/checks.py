@@ -138,15 +138,19 @@ def player_pair_sigma(b: FrameBatch) -> np.ndarray:
     return sigma_along(tuple(v[:, :, None] + v[:, None, :] for v in c), p[:, :, None] - p[:, None, :])
 
 
+def opposing_pairs(b: FrameBatch) -> np.ndarray:
+    """(P, P) mask of the pairs (i < j) of players of opposite teams."""
+    opposing = b.player_team[:, None] != b.player_team[None, :]
+    return opposing & np.triu(np.ones(opposing.shape, bool), 1)
+
+
 def contacts(b: FrameBatch, thr: Thresholds) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(F, P, P) mask of opposing pairs (i < j) closer than the contact distance, their
     distances and the distances' 1-sigma uncertainty."""
     p = b.players
     d = np.hypot(p[:, :, None, 0] - p[:, None, :, 0], p[:, :, None, 1] - p[:, None, :, 1])
-    opposing = b.player_team[:, None] != b.player_team[None, :]
-    upper = np.triu(np.ones((p.shape[1], p.shape[1]), bool), 1)
     sigma = player_pair_sigma(b)
-    return (d + thr.margin_sigmas * sigma < thr.contact_yd) & (opposing & upper)[None], d, sigma
+    return (d + thr.margin_sigmas * sigma < thr.contact_yd) & opposing_pairs(b)[None], d, sigma
 
 
 def closing_speed(b: FrameBatch, ud: UmpireDistances, window_s: float = 0.5,

@@ -19,7 +19,6 @@ and the throw-in frame always.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -122,7 +121,7 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
     for f, i, j in zip(*np.nonzero(touching & judged[:, None, None])):
         viol[f].append(contact(f, i, j))
     if review:
-        as_measured = checks.contacts(b, replace(thr, margin_sigmas=0.0))[0]
+        as_measured = (pair_d < thr.contact_yd) & checks.opposing_pairs(b)[None]
         for f, i, j in zip(*np.nonzero(as_measured & ~touching & judged[:, None, None])):
             check[f].append(contact(f, i, j))
 

@@ -13,9 +13,8 @@ def _lineup(n_frames=100, at=(150.0, 58.0)):
 
 
 def _inside(view: MapView, pts: np.ndarray, pad: float = 0.0) -> bool:
-    half = np.array([view.length_yd, view.width_yd(L, W)]) / 2
-    c = np.array(view.centre_yd)
-    return bool(np.all(pts - pad >= c - half - 1e-9) and np.all(pts + pad <= c + half + 1e-9))
+    lo, hi = view.bounds(L, W)
+    return bool(np.all(pts - pad >= lo - 1e-9) and np.all(pts + pad <= hi + 1e-9))
 
 
 def test_a_lineup_is_shown_close_up_with_everyone_and_the_umpires_circle_in_view():
@@ -53,7 +52,7 @@ def test_the_view_widens_a_second_before_a_player_rides_far_off_and_does_not_pum
 def test_a_lineup_near_the_boards_keeps_the_view_on_the_field():
     pos, t = _lineup(at=(150.0, 12.0))
     views = plan_views(pos, t, L, W)
-    top = views[10].centre_yd[1] - views[10].width_yd(L, W) / 2
+    (_, top), _ = views[10].bounds(L, W)
     assert top >= -1e-9 and _inside(views[10], pos[10])
 
 

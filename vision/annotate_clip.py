@@ -72,6 +72,7 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
               for fr in analysis.report["frames"]]
     views = dict(zip(by_index, plan_views(placed, [fr["t"] for fr in analysis.report["frames"]], length, width)))
     view = None
+    to_check = analysis.report.get("events_to_check") or []
     done = 0
     with VideoWriter(out_path, fps, preset=ANNOTATED_PRESET) as writer:
         kept = getattr(analysis, "kept_frames", None)
@@ -87,7 +88,6 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
                             for o in fr["umpires"]]
                 H_inv = np.linalg.inv(obs_by_index[index].H)
                 view = views[index]
-            to_check = analysis.report.get("events_to_check") or []
             lines = event_lines(analysis.events, index) + [
                 (text, CHECK_BGR) for text in event_lines(to_check, index, "CHECK: ")]
             flags = event_flags(analysis.events, to_check, index)

@@ -295,7 +295,7 @@ def minimap_transform(img_shape: tuple[int, ...], length: float = DEFAULT_LENGTH
     if view is None or view.is_whole_field(length):
         return np.array([[s, 0, x0 + pad], [0, s, y0 + pad], [0, 0, 1.0]]), (x0, y0, x0 + iw, y0 + ih)
     z = s * length / view.length_yd
-    left, top = view.centre_yd[0] - view.length_yd / 2, view.centre_yd[1] - view.width_yd(length, width) / 2
+    (left, top), _ = view.bounds(length, width)
     M = np.array([[z, 0, x0 + pad - z * left], [0, z, y0 + pad - z * top], [0, 0, 1.0]])
     return M, (x0, y0, x0 + iw, y0 + ih)
 
@@ -345,9 +345,8 @@ def draw_minimap(img: np.ndarray, markers: Sequence[Marker], length: float = DEF
     s = M[0, 0]
     zoomed = view is not None and not view.is_whole_field(length)
     if zoomed:                                     # a 10-yd grid to read distances by
-        half = np.array([view.length_yd, view.width_yd(length, width)]) / 2
-        lo = np.maximum(np.array(view.centre_yd) - half, 0)
-        hi = np.minimum(np.array(view.centre_yd) + half, [length, width])
+        lo, hi = view.bounds(length, width)
+        lo, hi = np.maximum(lo, 0), np.minimum(hi, [length, width])
         grid = [[[x, lo[1]], [x, hi[1]]] for x in np.arange(np.ceil(lo[0] / 10) * 10, hi[0] + 1e-6, 10)]
         grid += [[[lo[0], y], [hi[0], y]] for y in np.arange(np.ceil(lo[1] / 10) * 10, hi[1] + 1e-6, 10)]
         cv2.polylines(roi, [to_px(g) for g in grid], False, (70, 125, 70), 1, cv2.LINE_AA, SHIFT)

@@ -22,6 +22,11 @@ HOLD_S = 1.0                             # a view is the widest needed within th
 CENTRE_S = 0.5                           # its centre is the mean over this either side
 
 
+def half_extent(view_length: float, length: float, width: float) -> np.ndarray:
+    """Half a view's extent (x, y) in yards: `view_length` long, the field's proportions."""
+    return np.array([view_length / 2, view_length * width / length / 2])
+
+
 @dataclass(frozen=True)
 class MapView:
     """A window on the field, in yards: its centre and its length along the field (x). Its
@@ -30,8 +35,10 @@ class MapView:
     centre_yd: tuple[float, float]
     length_yd: float
 
-    def width_yd(self, length: float, width: float) -> float:
-        return self.length_yd * width / length
+    def bounds(self, length: float, width: float) -> tuple[np.ndarray, np.ndarray]:
+        """Its (x, y) corners in yards, lowest and highest, on a field `length` x `width`."""
+        half = half_extent(self.length_yd, length, width)
+        return np.asarray(self.centre_yd, float) - half, np.asarray(self.centre_yd, float) + half
 
     def is_whole_field(self, length: float) -> bool:
         return self.length_yd >= length
@@ -54,7 +61,7 @@ def _level(need: float, length: float) -> float:
 def _fit(centre: np.ndarray, view_len: float, xy: np.ndarray | None, length: float, width: float
          ) -> tuple[float, float]:
     """The centre moved as little as needed to hold `xy` (with the pad), then kept on the field."""
-    half = np.array([view_len / 2, view_len * width / length / 2])
+    half = half_extent(view_len, length, width)
     c = np.asarray(centre, float).copy()
     if xy is not None and len(xy):
         lo, hi = xy.min(axis=0) - PAD_YD, xy.max(axis=0) + PAD_YD
