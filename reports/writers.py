@@ -9,30 +9,39 @@ from reports.atomic import write_json, write_text
 from reports.coverage import report_warnings
 
 CSV_COLUMNS = ["frame", "t_s", "phase", "kind", "id", "track_id", "team", "x_yd", "y_yd", "sigma_yd",
-               "violations", "umpire_distance_yd"]
+               "violations", "umpire_distance_yd", "to_check"]
+
+
+def _codes_by_object(records: list[dict]) -> dict[str, list[str]]:
+    """Object id -> the codes of the records that name him (a contact names both players);
+    "*" -> those of records naming no player (a reversed line-up, the throw-in's boards)."""
+    out: dict[str, list[str]] = {}
+    for v in records:
+        for who in (v.get("player"), v.get("opponent")) if v.get("player") else ("*",):
+            if who:
+                out.setdefault(who, []).append(v["code"])
+    return out
 
 
 def report_csv(report: dict) -> str:
-    """One row per tracked player or umpire per frame, with that object's violations."""
+    """One row per tracked player or umpire per frame, with that object's violations (and the
+    findings to check that name him: within their uncertainty, not violations)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
     for fr in report["frames"]:
-        codes: dict[str, list[str]] = {}
         dist: dict[str, float] = {}
         for v in fr["violations"]:
-            if v.get("player"):
-                codes.setdefault(v["player"], []).append(v["code"])
-                if v["code"] == "FIVE_YARD":
-                    dist[v["player"]] = v["distance_yd"]
-            else:
-                codes.setdefault("*", []).append(v["code"])
+            if v.get("player") and v["code"] == "FIVE_YARD":
+                dist[v["player"]] = v["distance_yd"]
+        codes, check = _codes_by_object(fr["violations"]), _codes_by_object(fr.get("to_check") or [])
         for kind, items in (("player", fr["players"]), ("umpire", fr["umpires"])):
             for o in items:
                 oid = o["id"]
                 w.writerow([fr["index"], fr["t"], fr["phase"], kind, oid, o["track_id"], o.get("team", ""),
                             o["x_yd"], o["y_yd"], o["sigma_yd"], ";".join(codes.get(oid, []) + codes.get("*", [])),
-                            "" if oid not in dist else round(dist[oid], 3)])
+                            "" if oid not in dist else round(dist[oid], 3),
+                            ";".join(check.get(oid, []) + check.get("*", []))])
     return buf.getvalue()
 
 

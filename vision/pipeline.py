@@ -642,7 +642,8 @@ def _report(video, opts, fit, frames, tids, identity, xy, cov, boxes, inferred, 
         out_frames.append({"index": f.index, "t": round(f.t, 4), "phase": PHASES[ph[fi]], "play": play,
                            "ball_px": ball,
                            "camera_ok": bool(f.camera_ok), "players": players, "umpires": umpires,
-                           "violations": verdict["frames"][fi]["violations"], "notes": verdict["frames"][fi]["notes"]})
+                           "violations": verdict["frames"][fi]["violations"], "notes": verdict["frames"][fi]["notes"],
+                           "to_check": verdict["frames"][fi].get("to_check", [])})
     by_code: dict[str, int] = {}
     for ev in events:
         by_code[ev["code"]] = by_code.get(ev["code"], 0) + 1
