@@ -7,7 +7,7 @@ It holds
 - a timeline of the violation events over the clip (matplotlib), the throw-in marked;
 - the top-down field in yards at the throw-in (whole field, and a close-up of the line-up):
   players in team colours, umpires with their 5-yd circles, the centre line, the 20-yd
-  lines from the boards, objects in violation ringed in red;
+  lines from the boards, objects in violation ringed in red (amber: a finding to check);
 - a table of the events: code, who, frames, a link that plays the clip from the event
   (``annotated.mp4#t=SECONDS``, or the source clip when there is no annotated one),
   the measure that makes it a violation (distance, yards across, speed) and a thumbnail
@@ -37,6 +37,7 @@ from reports.writers import part_analysed, plus_minus, unseen_hit_note, withheld
 from rules.events import WORST, event_key
 
 THUMB_WIDTH = 480
+CHECK_HEX = "#ffbe00"          # a finding to check (the annotated clip's amber, vision.draw CHECK_BGR)
 MAX_THUMBNAILS = 40
 
 TITLES = {"FIVE_YARD": "within 5 yards of an umpire", "WRONG_SIDE": "on the wrong side of the centre line",
@@ -279,10 +280,13 @@ def field_map_png(report: dict) -> tuple[bytes, str]:
     length, width = _field_size(report)
     fr, caption = _map_frame(report)
     colours = {t: _hex(c) for t, c in team_colours_bgr(report).items()}
-    flagged = set()
+    flagged, to_check = set(), set()
     if fr is not None:
         for v in fr["violations"]:
             flagged |= {v.get("player"), v.get("opponent"), v.get("umpire")} - {None}
+        for v in fr.get("to_check") or []:             # within their uncertainty: amber
+            to_check |= {v.get("player"), v.get("opponent")} - {None}
+        to_check -= flagged
     objs = [] if fr is None else ([(o, o["team"]) for o in fr["players"]] + [(o, "umpire") for o in fr["umpires"]])
     objs = [(o, t) for o, t in objs if o.get("x_yd") is not None and o.get("y_yd") is not None]
     defending = (report.get("options") or {}).get("defending") or {}
@@ -306,9 +310,9 @@ def field_map_png(report: dict) -> tuple[bytes, str]:
                                      lw=1.0, zorder=4.5))
             ax.scatter([x], [y], s=30 if big else 26, c=colours.get(team, "#aaaaaa"), edgecolors="black",
                        linewidths=0.8, zorder=4)
-            if o["id"] in flagged:
-                ax.scatter([x], [y], s=260 if big else 110, facecolors="none", edgecolors="#ff1a1a", linewidths=2,
-                           zorder=5)
+            if o["id"] in flagged or o["id"] in to_check:
+                ax.scatter([x], [y], s=260 if big else 110, facecolors="none", linewidths=2, zorder=5,
+                           edgecolors="#ff1a1a" if o["id"] in flagged else CHECK_HEX)
             if big:
                 ax.annotate(o["id"], (x, y), xytext=(5, 4), textcoords="offset points", fontsize=8, color="white",
                             zorder=6)
@@ -346,6 +350,9 @@ def field_map_png(report: dict) -> tuple[bytes, str]:
     if flagged:
         handles.append(Line2D([], [], ls="", marker="o", ms=11, mfc="none", mec="#ff1a1a", mew=2,
                               label="in violation"))
+    if to_check:
+        handles.append(Line2D([], [], ls="", marker="o", ms=11, mfc="none", mec=CHECK_HEX, mew=2,
+                              label="to check"))
     if any(sigma_ellipse(o.get("cov_yd2")) is not None for o, _ in objs):
         handles.append(Line2D([], [], ls="", marker="o", ms=12, mfc="none", mec="#dddddd", mew=1,
                               label="2-sigma ellipse of a position (close-up)"))

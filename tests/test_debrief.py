@@ -203,3 +203,22 @@ def test_the_field_map_draws_each_position_s_uncertainty_by_direction():
     w, h, angle = sigma_ellipse([0.13, 0.12, 0.13])         # a tilted one: long axis at 45 degrees
     assert w > 3 * h and abs(abs(angle) % 180 - 45) < 1e-6
     assert sigma_ellipse(None) is None and sigma_ellipse([None, None, None]) is None
+
+
+def test_the_field_map_rings_a_finding_to_check_in_amber():
+    from reports.debrief import CHECK_HEX, field_map_png
+    def player(oid, team, y):
+        return {"id": oid, "team": team, "x_yd": 150.0, "y_yd": y, "sigma_yd": 0.4, "cov_yd2": [0.01, 0.0, 0.16]}
+    report = {"options": {"defending": {"red": "south", "blue": "north"}}, "throw_in": {"frame": None},
+              "frames": [{"index": 0, "t": 0.0, "phase": "lineup", "players": [player("red-t1", "red", 63.0),
+                                                                              player("blue-t2", "blue", 70.0)],
+                          "umpires": [{"id": "U-t3", "x_yd": 150.0, "y_yd": 58.0, "sigma_yd": 0.2}],
+                          "violations": [], "notes": [], "to_check": []}]}
+    amber = tuple(int(CHECK_HEX[i:i + 2], 16) for i in (1, 3, 5))
+
+    def amber_pixels(rep):
+        rgb = _png("data:image/png;base64," + base64.b64encode(field_map_png(rep)[0]).decode())[..., ::-1]
+        return int(np.all(np.abs(rgb.astype(int) - amber) <= 8, axis=2).sum())
+    before = amber_pixels(report)
+    report["frames"][0]["to_check"] = [{"code": "FIVE_YARD", "player": "red-t1", "umpire": "U-t3", "distance_yd": 5.0}]
+    assert before == 0 and amber_pixels(report) > 100
