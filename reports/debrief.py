@@ -37,7 +37,6 @@ from reports.writers import part_analysed, plus_minus, unseen_hit_note, withheld
 from rules.events import WORST, event_key
 
 THUMB_WIDTH = 480
-CHECK_HEX = "#ffbe00"          # a finding to check (the annotated clip's amber, vision.draw CHECK_BGR)
 MAX_THUMBNAILS = 40
 
 TITLES = {"FIVE_YARD": "within 5 yards of an umpire", "WRONG_SIDE": "on the wrong side of the centre line",
@@ -153,8 +152,9 @@ def _measure(ev: dict) -> str:
     return ", ".join(f"{k} {v:.1f}" for k, v in w.items() if k.endswith("_yd") and isinstance(v, (int, float)))
 
 
-def worst_frame(report: dict, ev: dict) -> int:
-    """Video frame index where the event is worst (its worst measure), else its start."""
+def worst_frame(report: dict, ev: dict, records: str = "violations") -> int:
+    """Video frame index where the event is worst (its worst measure), else its start; the
+    frames' `records` list holds its records (`to_check` for a finding to check)."""
     key = event_key(ev["worst"]) if ev.get("worst") else (ev["code"], ev.get("player"), ev.get("opponent"))
     fld = WORST.get(ev["code"], (None, None))[0]
     target = (ev.get("worst") or {}).get(fld)
@@ -162,7 +162,7 @@ def worst_frame(report: dict, ev: dict) -> int:
     for fr in report["frames"]:
         if not ev["start_frame"] <= fr["index"] <= ev["end_frame"]:
             continue
-        for v in fr["violations"]:
+        for v in fr.get(records) or []:
             if event_key(v) == key:
                 if fld is None or target is None or v.get(fld) == target:
                     return fr["index"]
@@ -273,6 +273,17 @@ def sigma_ellipse(cov_yd2, sigmas: float = 2.0) -> tuple[float, float, float] | 
     return 2 * sigmas * float(np.sqrt(vals[1])), 2 * sigmas * float(np.sqrt(vals[0])), angle
 
 
+def check_bgr() -> tuple[int, int, int]:
+    """The amber of a finding to check: the annotated clip's (vision.draw, imported when needed)."""
+    from vision.draw import CHECK_BGR
+    return CHECK_BGR
+
+
+def check_hex() -> str:
+    b, g, r = check_bgr()
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
 def field_map_png(report: dict) -> tuple[bytes, str]:
     """The field from above at the throw-in (whole field and the line-up close up), and its caption."""
     from matplotlib.lines import Line2D
@@ -312,7 +323,7 @@ def field_map_png(report: dict) -> tuple[bytes, str]:
                        linewidths=0.8, zorder=4)
             if o["id"] in flagged or o["id"] in to_check:
                 ax.scatter([x], [y], s=260 if big else 110, facecolors="none", linewidths=2, zorder=5,
-                           edgecolors="#ff1a1a" if o["id"] in flagged else CHECK_HEX)
+                           edgecolors="#ff1a1a" if o["id"] in flagged else check_hex())
             if big:
                 ax.annotate(o["id"], (x, y), xytext=(5, 4), textcoords="offset points", fontsize=8, color="white",
                             zorder=6)
@@ -351,7 +362,7 @@ def field_map_png(report: dict) -> tuple[bytes, str]:
         handles.append(Line2D([], [], ls="", marker="o", ms=11, mfc="none", mec="#ff1a1a", mew=2,
                               label="in violation"))
     if to_check:
-        handles.append(Line2D([], [], ls="", marker="o", ms=11, mfc="none", mec=CHECK_HEX, mew=2,
+        handles.append(Line2D([], [], ls="", marker="o", ms=11, mfc="none", mec=check_hex(), mew=2,
                               label="to check"))
     if any(sigma_ellipse(o.get("cov_yd2")) is not None for o, _ in objs):
         handles.append(Line2D([], [], ls="", marker="o", ms=12, mfc="none", mec="#dddddd", mew=1,
@@ -388,9 +399,11 @@ def read_frames(video: str | Path, indices: Sequence[int]) -> dict[int, np.ndarr
     return out
 
 
-def event_thumbnail(frame: np.ndarray, report_frame: dict | None, ev: dict, colours: Mapping) -> np.ndarray:
+def event_thumbnail(frame: np.ndarray, report_frame: dict | None, ev: dict, colours: Mapping,
+                    frame_bgr: tuple[int, int, int] = (0, 0, 255)) -> np.ndarray:
     """The frame with the analysis drawn on it (vision.draw: boxes and ids in team colours),
-    those involved framed in red, close up on them; THUMB_WIDTH wide."""
+    those involved framed in `frame_bgr` (red; amber for a finding to check), close up on
+    them; THUMB_WIDTH wide."""
     import cv2
 
     from vision.draw import Marker, annotate
@@ -408,7 +421,7 @@ def event_thumbnail(frame: np.ndarray, report_frame: dict | None, ev: dict, colo
     involved = {ev.get("player"), ev.get("opponent"), w.get("umpire")} - {None}
     boxes = np.array([m.box_px for m in markers if m.track_id in involved and m.box_px is not None], float)
     for x1, y1, x2, y2 in boxes:
-        cv2.rectangle(img, (int(x1) - 4, int(y1) - 4), (int(x2) + 4, int(y2) + 4), (0, 0, 255), 3, cv2.LINE_AA)
+        cv2.rectangle(img, (int(x1) - 4, int(y1) - 4), (int(x2) + 4, int(y2) + 4), frame_bgr, 3, cv2.LINE_AA)
     H, W = img.shape[:2]
     if len(boxes):
         x1, y1 = boxes[:, 0].min(), boxes[:, 1].min()
@@ -450,12 +463,18 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
     opts = report.get("options") or {}
     colours = team_colours_bgr(report)
 
+    listed = report.get("events_to_check") or []
     thumb_idx = {k: worst_frame(report, ev) for k, ev in enumerate(events[:max_thumbnails])}
-    frames = read_frames(video_path, thumb_idx.values()) if video_path is not None else {}
-    thumbs = {}
+    check_idx = {k: worst_frame(report, ev, "to_check") for k, ev in enumerate(listed[:max_thumbnails])}
+    frames = read_frames(video_path, {*thumb_idx.values(), *check_idx.values()}) if video_path is not None else {}
+    thumbs, check_thumbs = {}, {}
     for k, fi in thumb_idx.items():
         if fi in frames:
             thumbs[k] = _png_of(event_thumbnail(frames[fi], _frame_by_index(report, fi), events[k], colours))
+    for k, fi in check_idx.items():
+        if fi in frames:
+            check_thumbs[k] = _png_of(event_thumbnail(frames[fi], _frame_by_index(report, fi), listed[k], colours,
+                                                      check_bgr()))
 
     by_code: dict[str, int] = {}
     for ev in events:
@@ -520,18 +539,22 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
         more += f"<p class=\"muted\">The clip {_e(video_path)} could not be read: no pictures of the events.</p>"
 
     checks = []
-    for k, ev in enumerate(report.get("events_to_check") or []):
+    for k, ev in enumerate(listed):
         t0 = float(ev.get("start_s") or 0.0)
+        thumb = (f"<img class=\"thumb\" alt=\"frame {check_idx[k]}\" src=\"{_data_uri(check_thumbs[k])}\">"
+                 if k in check_thumbs else "<span class=\"muted\">no picture</span>")
         checks.append(
             f"<tr class=\"to-check\"><td class=\"num\">{k + 1}</td><td><span class=\"code\">{_e(ev['code'])}</span>"
             f"<br><span class=\"muted\">{_e(TITLES.get(ev['code'], ''))}</span></td><td>{_e(who(ev))}</td>"
             f"<td class=\"num\">{ev['start_frame']}–{ev['end_frame']}</td>"
             f"<td class=\"num\">{seek(t0)}</td>"
-            f"<td>{_e(measure(ev))}</td></tr>")
+            f"<td>{_e(measure(ev))}</td><td>{thumb}</td></tr>")
     to_check = ("<h2>To check</h2><p class=\"sub\">Findings that hold on the measured positions but not by "
                 "their margin of uncertainty: not violations; look at the clip.</p>"
                 "<table id=\"to-check\"><thead><tr><th>#</th><th>finding</th><th>who</th><th>frames</th>"
-                f"<th>time</th><th>measure</th></tr></thead><tbody>{''.join(checks)}</tbody></table>") if checks else ""
+                f"<th>time</th><th>measure</th><th>worst frame</th></tr></thead><tbody>{''.join(checks)}</tbody></table>"
+                + (f"<p class=\"muted\">Pictures of the first {max_thumbnails} only.</p>"
+                   if len(listed) > max_thumbnails else "")) if checks else ""
 
     notes: dict[str, set] = {}
     for fr in report.get("frames") or []:

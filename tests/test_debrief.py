@@ -80,13 +80,17 @@ def test_analyze_writes_a_self_contained_debrief(analysed):
     assert _png(page.find("img", id="^timeline$")[0]["src"]).shape[1] >= 800
     assert _png(page.find("img", id="^fieldmap$")[0]["src"]).shape[1] >= 800
     thumbs = page.find("img", **{"class": "thumb"})
-    assert len(thumbs) == len(events) and all(_png(a["src"]).shape[1] == 480 for a in thumbs)
+    listed = report.get("events_to_check", [])           # the findings to check have their pictures too
+    assert len(thumbs) == len(events) + len(listed) and all(_png(a["src"]).shape[1] == 480 for a in thumbs)
+    from reports.debrief import check_bgr
+    for a in thumbs[len(events):]:                        # framed in amber, not red
+        img = _png(a["src"]).astype(int)
+        assert np.all(np.abs(img - check_bgr()) <= 40, axis=2).sum() > 50
     # No annotated.mp4 here (annotate=False): the links play the source clip from each event.
     # (The findings to check have their links too, after the events'.)
     seeks = [a["href"] for a in page.find("a", **{"class": "seek"})]
-    listed = events + report.get("events_to_check", [])
-    assert len(seeks) == len(listed)
-    for href, ev in zip(seeks, listed):
+    assert len(seeks) == len(events + listed)
+    for href, ev in zip(seeks, events + listed):
         target, t = href.split("#t=")
         assert (out / target).resolve() == clip.resolve()
         assert float(t) == pytest.approx(ev["start_s"], abs=0.006)
@@ -206,7 +210,7 @@ def test_the_field_map_draws_each_position_s_uncertainty_by_direction():
 
 
 def test_the_field_map_rings_a_finding_to_check_in_amber():
-    from reports.debrief import CHECK_HEX, field_map_png
+    from reports.debrief import check_hex, field_map_png
     def player(oid, team, y):
         return {"id": oid, "team": team, "x_yd": 150.0, "y_yd": y, "sigma_yd": 0.4, "cov_yd2": [0.01, 0.0, 0.16]}
     report = {"options": {"defending": {"red": "south", "blue": "north"}}, "throw_in": {"frame": None},
@@ -214,7 +218,7 @@ def test_the_field_map_rings_a_finding_to_check_in_amber():
                                                                               player("blue-t2", "blue", 70.0)],
                           "umpires": [{"id": "U-t3", "x_yd": 150.0, "y_yd": 58.0, "sigma_yd": 0.2}],
                           "violations": [], "notes": [], "to_check": []}]}
-    amber = tuple(int(CHECK_HEX[i:i + 2], 16) for i in (1, 3, 5))
+    amber = tuple(int(check_hex()[i:i + 2], 16) for i in (1, 3, 5))
 
     def amber_pixels(rep):
         rgb = _png("data:image/png;base64," + base64.b64encode(field_map_png(rep)[0]).decode())[..., ::-1]
