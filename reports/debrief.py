@@ -516,21 +516,26 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
     def seek(t0: float) -> str:
         """A link that plays the clip from `t0` s of the video."""
         return f"<a class=\"seek\" href=\"{_e(href)}#t={max(0.0, t0 - seek_from):.2f}\">▶ {t0:.2f} s</a>"
-    rows = []
-    for k, ev in enumerate(events):
+
+    def picture(pngs: dict, at: dict, k: int) -> str:
+        """The k-th row's picture (of frame at[k]), else a word that there is none."""
+        return (f"<img class=\"thumb\" alt=\"frame {at[k]}\" src=\"{_data_uri(pngs[k])}\">" if k in pngs
+                else "<span class=\"muted\">no picture</span>")
+
+    def row(k: int, ev: dict, cls: str, thumb: str, row_id: str = "") -> str:
+        """One table row: the finding, who, frames, a link to its time, its measure, a picture."""
         t0 = float(ev.get("start_s") or 0.0)
-        thumb = (f"<img class=\"thumb\" alt=\"frame {worst_frame(report, ev)}\" src=\"{_data_uri(thumbs[k])}\">"
-                 if k in thumbs else "<span class=\"muted\">no picture</span>")
-        rows.append(
-            f"<tr class=\"event\" id=\"event-{k + 1}\"><td class=\"num\">{k + 1}</td>"
-            f"<td><span class=\"chip\" style=\"background:{CODE_COLOURS.get(ev['code'], '#444')}\"></span>"
-            f"<span class=\"code\">{_e(ev['code'])}</span><br><span class=\"muted\">{_e(TITLES.get(ev['code'], ''))}"
-            f"</span></td><td>{_e(who(ev))}</td>"
-            f"<td class=\"num\">{ev['start_frame']}–{ev['end_frame']}<br>"
-            f"<span class=\"muted\">{ev.get('frames', '')} frame(s)</span></td>"
-            f"<td class=\"num\">{seek(t0)}<br>"
-            f"<span class=\"muted\">to {float(ev.get('end_s') or t0):.2f} s</span></td>"
-            f"<td>{_e(measure(ev))}</td><td>{thumb}</td></tr>")
+        return (f"<tr class=\"{cls}\"{row_id}><td class=\"num\">{k + 1}</td>"
+                f"<td><span class=\"chip\" style=\"background:{CODE_COLOURS.get(ev['code'], '#444')}\"></span>"
+                f"<span class=\"code\">{_e(ev['code'])}</span><br><span class=\"muted\">{_e(TITLES.get(ev['code'], ''))}"
+                f"</span></td><td>{_e(who(ev))}</td>"
+                f"<td class=\"num\">{ev['start_frame']}–{ev['end_frame']}<br>"
+                f"<span class=\"muted\">{ev.get('frames', '')} frame(s)</span></td>"
+                f"<td class=\"num\">{seek(t0)}<br>"
+                f"<span class=\"muted\">to {float(ev.get('end_s') or t0):.2f} s</span></td>"
+                f"<td>{_e(measure(ev))}</td><td>{thumb}</td></tr>")
+
+    rows = [row(k, ev, "event", picture(thumbs, thumb_idx, k), f" id=\"event-{k + 1}\"") for k, ev in enumerate(events)]
     if not rows:
         rows.append("<tr class=\"none\"><td colspan=\"7\">No violation event.</td></tr>")
     more = (f"<p class=\"muted\">Pictures of the first {max_thumbnails} events only.</p>"
@@ -538,17 +543,7 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
     if video_path is not None and not frames and events:
         more += f"<p class=\"muted\">The clip {_e(video_path)} could not be read: no pictures of the events.</p>"
 
-    checks = []
-    for k, ev in enumerate(listed):
-        t0 = float(ev.get("start_s") or 0.0)
-        thumb = (f"<img class=\"thumb\" alt=\"frame {check_idx[k]}\" src=\"{_data_uri(check_thumbs[k])}\">"
-                 if k in check_thumbs else "<span class=\"muted\">no picture</span>")
-        checks.append(
-            f"<tr class=\"to-check\"><td class=\"num\">{k + 1}</td><td><span class=\"code\">{_e(ev['code'])}</span>"
-            f"<br><span class=\"muted\">{_e(TITLES.get(ev['code'], ''))}</span></td><td>{_e(who(ev))}</td>"
-            f"<td class=\"num\">{ev['start_frame']}–{ev['end_frame']}</td>"
-            f"<td class=\"num\">{seek(t0)}</td>"
-            f"<td>{_e(measure(ev))}</td><td>{thumb}</td></tr>")
+    checks = [row(k, ev, "to-check", picture(check_thumbs, check_idx, k)) for k, ev in enumerate(listed)]
     to_check = ("<h2>To check</h2><p class=\"sub\">Findings that hold on the measured positions but not by "
                 "their margin of uncertainty: not violations; look at the clip.</p>"
                 "<table id=\"to-check\"><thead><tr><th>#</th><th>finding</th><th>who</th><th>frames</th>"
