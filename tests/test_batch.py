@@ -117,6 +117,11 @@ def test_batch_records_failure_goes_on_and_resumes(tmp_path, clips):
     assert rows["throw_in_near_boards/clip.mp4"]["THROW_IN_NEAR_BOARDS"] == "1"
     assert rows["throw_in_near_boards/clip.mp4"]["FIVE_YARD"] == "0"
     assert rows["clean_lineup/clip.mp4"]["events"] == "0"
+    for name, row in rows.items():           # the findings to check: as many as the clip's report lists
+        if row["status"] == "ok":
+            listed = json.loads((out / name.replace("/clip.mp4", "/clip") / "report.json").read_text())["events_to_check"]
+            assert row["to_check"] == str(len(listed))
+    assert rows["broken/clip.mp4"]["to_check"] == ""
     assert rows["clean_lineup/clip.mp4"]["warnings"] == ""          # truth boxes: every player placed
     assert float(rows["clean_lineup/clip.mp4"]["processing_s"]) > 0
     assert rows["broken/clip.mp4"]["status"] == "failed" and "truncated" in rows["broken/clip.mp4"]["error"]
