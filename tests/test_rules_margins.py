@@ -195,3 +195,17 @@ def test_the_frames_where_a_sure_violation_comes_and_goes_are_not_listed_to_chec
     frames = [{"index": i, "violations": [], "to_check": [rec] if 6 <= i < 10 or 40 <= i < 45 else []}
               for i in range(50)]
     assert [(e["start_frame"], e["end_frame"]) for e in to_check_events(frames, sure)] == [(40, 44)]
+
+
+def test_a_reversed_line_up_within_the_noise_is_one_finding_to_check_not_eight_sides():
+    """Every player 0.2 yd over the line the wrong way, each known to 0.3 yd across it: as
+    measured the line-up is reversed, by the margin nobody is across; the list to check holds
+    the reversed line-up once, not each player's side."""
+    from tests.lineups import DEFENDING
+    south = next(t for t, end in DEFENDING.items() if end == "south")
+    reversed_ = [{**p, "x": 150.2 if p["team"] == south else 149.8, "y": p["y"] + (p["team"] == south) * 2.0}
+                 for p in lineup_players(gap=4.0)]                      # ranks staggered: no two in contact
+    v = check_batch(_batch(reversed_, 0.3), Thresholds(margin_sigmas=1.0))
+    assert not v["frames"][0]["violations"]
+    assert [r["code"] for r in v["frames"][0]["to_check"]] == ["REVERSED_LINEUP"]
+    assert "REVERSED_LINEUP" in codes(check_batch(_batch(reversed_, 0.3), Thresholds()), 0)      # no margin: sure
