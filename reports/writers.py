@@ -55,11 +55,11 @@ def write_reports(report: dict, out_dir: str | Path) -> list[Path]:
 SIGMA_OF = {"distance_yd": "sigma_yd", "across_yd": "sigma_yd", "closing_speed_yds": "closing_sigma_yds"}
 
 
-def plus_minus(worst: dict, key: str, digits: int = 2) -> str:
+def plus_minus(worst: dict, key: str, digits: int = 2, sign: str = "±") -> str:
     """" ±0.32" when the record gives the 1-sigma uncertainty of its measure `key` (measured
     positions), else "" (exact positions: nothing to add)."""
     sigma = worst.get(SIGMA_OF.get(key, ""))
-    return f" ±{float(sigma):.{digits}f}" if isinstance(sigma, (int, float)) else ""
+    return f" {sign}{float(sigma):.{digits}f}" if isinstance(sigma, (int, float)) else ""
 
 
 TO_CHECK_WHY = "these hold on the measured positions, not by their uncertainty: not violations; look at the clip"

@@ -83,9 +83,12 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
         for f, p in zip(*np.nonzero(close_by & ~sure_close)):
             check[f].append(five(f, p))
 
+    def reversed_(f):
+        return {"code": "REVERSED_LINEUP", "players": int(np.count_nonzero(~np.isnan(b.players[f, :, 0]))),
+                "redress": False}
+
     for f in np.flatnonzero(rev):
-        n = int(np.count_nonzero(~np.isnan(b.players[f, :, 0])))
-        viol[f].append({"code": "REVERSED_LINEUP", "players": n, "redress": False})
+        viol[f].append(reversed_(f))
         notes[f].append({"code": "REVERSED_LINEUP_NO_REDRESS", "text": REVERSED_NOTE})
     c = b.field.centre_x
     depth = np.abs(b.players[:, :, 0] - c)
@@ -106,8 +109,7 @@ def check_batch(b: FrameBatch, thr: Thresholds | None = None) -> dict[str, Any]:
         measured = checks.wrong_side(b)
         rev_measured = checks.reversed_lineup(b, measured) & judged & ~rev
         for f in np.flatnonzero(rev_measured):
-            check[f].append({"code": "REVERSED_LINEUP", "players": int(np.count_nonzero(~np.isnan(b.players[f, :, 0]))),
-                             "redress": False})
+            check[f].append(reversed_(f))
         for f, p in zip(*np.nonzero(side_judged & measured & ~wrong & ~(rev | rev_measured)[:, None])):
             check[f].append(side(f, p))
 

@@ -37,7 +37,7 @@ def event_lines(events: list[dict], frame_index: int, prefix: str = "") -> list[
     for ev in _active(events, frame_index):
         w = ev["worst"]
         # OpenCV's Hershey font has no "±": "+/-" on the picture
-        num = next((f" {w[k]:.1f}{plus_minus(w, k, 1).replace('±', '+/-')} yd"
+        num = next((f" {w[k]:.1f}{plus_minus(w, k, 1, sign='+/-')} yd"
                     for k in ("distance_yd", "across_yd") if k in w), "")
         who = " x ".join(p for p in (ev.get("player"), ev.get("opponent")) if p)
         out.append(f"{prefix}{ev['code'].replace('_', ' ')} {who}{num}".strip())

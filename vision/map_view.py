@@ -72,6 +72,15 @@ def _fit(centre: np.ndarray, view_len: float, xy: np.ndarray | None, length: flo
     return float(c[0]), float(c[1])
 
 
+def _finite_points(p) -> np.ndarray | None:
+    """The (n, 2) placed positions of a frame, NaN rows dropped; None when none is left."""
+    if p is None:
+        return None
+    p = np.asarray(p, float).reshape(-1, 2)
+    p = p[np.all(np.isfinite(p), axis=1)]
+    return p if len(p) else None
+
+
 def plan_views(positions: Sequence[np.ndarray | None], t: Sequence[float], length: float, width: float
                ) -> list[MapView]:
     """One view per frame. `positions[i]`: the (n, 2) field positions in yards of the players and
@@ -79,9 +88,7 @@ def plan_views(positions: Sequence[np.ndarray | None], t: Sequence[float], lengt
     order."""
     n = len(positions)
     t = np.asarray(t, float)
-    pts = [None if p is None or not len(p) else np.asarray(p, float).reshape(-1, 2) for p in positions]
-    pts = [None if p is None else p[np.all(np.isfinite(p), axis=1)] for p in pts]
-    pts = [None if p is None or not len(p) else p for p in pts]
+    pts = [_finite_points(p) for p in positions]
     need = np.array([_level(_needed_length(p, length, width), length) if p is not None else np.nan for p in pts])
     centre = np.array([p.mean(axis=0) if p is not None else (np.nan, np.nan) for p in pts]).reshape(n, 2)
     eps = 1e-6                                     # times as floats: a second is a second
