@@ -43,6 +43,10 @@ class ObjectRender:
     ground_px: list[float] | None
     visible_fraction: float
     part_visible: dict[str, float]
+    # The shirt number's drawn text box (px, x1 y1 x2 y2) and the share of it still showing the
+    # rider at the end (nearer units drawn over it hide it); None / 0 where none was drawn.
+    number_box: list[float] | None = None
+    number_visible: float = 0.0
 
 
 class Renderer:
@@ -122,6 +126,7 @@ class Renderer:
 
         items = _merge_static_runs(items)
         results: dict[int, DrawResult | None] = {}
+        numbers: dict[int, tuple] = {}        # unit k -> (number's text box, rider share under it when drawn)
         ball_box = None
         ball_area = 0
         for depth, kind, item in items:
@@ -133,7 +138,9 @@ class Renderer:
                 res = draw_mesh(frame, cam, units[k].mesh, self.light, idbuf, ids)
                 results[k] = res
                 if res is not None:
-                    self._draw_number(frame, cam, units[k])
+                    box = self._draw_number(frame, cam, units[k])
+                    if box is not None:
+                        numbers[k] = (box, _share(idbuf, box, 3 * k + 2))
             elif kind in ("board", "post"):
                 draw_mesh(frame, cam, item, self.light, idbuf, occluder=True)
             else:
@@ -147,6 +154,10 @@ class Renderer:
         counts = _id_counts(idbuf, [res.roi for res in results.values() if res is not None and res.roi]
                             + ([_box_roi(ball_box, w, h)] if ball_box is not None else []))
         records = [self._unit_record(u, results.get(k), counts, cam) for k, u in enumerate(units)]
+        for k, (box, drawn_share) in numbers.items():
+            records[k].number_box = [float(v) for v in box]
+            records[k].number_visible = round(min(1.0, _share(idbuf, box, 3 * k + 2) / drawn_share), 4) \
+                if drawn_share > 0 else 0.0
         if ball is not None:
             records.append(self._ball_record(ball, ball_box, ball_area, counts))
         return frame, records, cam
@@ -201,10 +212,11 @@ class Renderer:
         region = frame[y1:y2, x1:x2]
         cv2.multiply(region, cv2.merge([keep] * 3), dst=region, scale=1 / 255)
 
-    def _draw_number(self, frame: np.ndarray, cam: Camera, u: Unit) -> None:
-        """The player's number on whichever side of his jersey (back or front) faces the camera."""
+    def _draw_number(self, frame: np.ndarray, cam: Camera, u: Unit) -> tuple[int, int, int, int] | None:
+        """The player's number on whichever side of his jersey (back or front) faces the camera;
+        returns the text's box (px, clipped to the frame), None where none was drawn."""
         if u.obj.number is None:
-            return
+            return None
         for anchor, normal in u.numbers:
             view = cam.C - anchor
             if float(normal @ view) / float(np.linalg.norm(view)) < 0.45:
@@ -212,7 +224,7 @@ class Renderer:
             uv, z = cam.project(anchor[None])
             hpx = 0.17 * cam.focal_px / z[0]
             if hpx < 6:
-                return
+                return None
             scale = hpx / 22.0
             text = str(u.obj.number)
             th = max(1, int(round(hpx / 6)))
@@ -220,7 +232,11 @@ class Renderer:
             org = (int(uv[0, 0] - tw / 2), int(uv[0, 1] + tht / 2))
             colour = self.model.kit[u.obj.id]["number"]
             cv2.putText(frame, text, org, cv2.FONT_HERSHEY_DUPLEX, scale, colour, th, cv2.LINE_AA)
-            return
+            h, w = frame.shape[:2]
+            x1, y1 = max(org[0], 0), max(org[1] - tht, 0)
+            x2, y2 = min(org[0] + tw, w), min(org[1] + th, h)
+            return (x1, y1, x2, y2) if x2 > x1 and y2 > y1 else None
+        return None
 
     def _draw_ball(self, frame: np.ndarray, cam: Camera, ball: np.ndarray, idbuf: np.ndarray):
         uv, z = cam.project(ball[None])
@@ -321,6 +337,13 @@ def _id_counts(idbuf: np.ndarray, rois: list) -> np.ndarray:
     x1, y1 = min(r[0] for r in rois), min(r[1] for r in rois)
     x2, y2 = max(r[2] for r in rois), max(r[3] for r in rois)
     return np.bincount(idbuf[y1:y2, x1:x2].ravel(), minlength=256)
+
+
+def _share(idbuf: np.ndarray, box, part_id: int) -> float:
+    """The share of `box`'s pixels (x1 y1 x2 y2) whose part id is `part_id`."""
+    x1, y1, x2, y2 = (int(v) for v in box)
+    region = idbuf[y1:y2, x1:x2]
+    return float((region == part_id).mean()) if region.size else 0.0
 
 
 def _merge_static_runs(items: list) -> list:
