@@ -15,7 +15,7 @@ already rendered is reused. Sample i always gets seed SEED + i, i its place amon
 samples (with `--only` as well).
 
     .venv/bin/python bench/bench_samples.py [--truth-boxes] [--only NAME ...] [--runtime auto] [--json out.json]
-        [--model PATH] [--ball-model PATH|none] [--kind-model PATH|none] [--refine-model PATH|none] [--no-hidden-horses]
+        [--model PATH] [--ball-model PATH|none] [--kind-model PATH|none] [--refine-model PATH|none] [--number-model PATH|none] [--no-hidden-horses]
         [--rerender SEED [--rendered DIR]]
 """
 from __future__ import annotations
@@ -73,6 +73,7 @@ def main() -> None:
     ap.add_argument("--ball-model", default="auto", help="the ball stage's weights (default: the shipped ones)")
     ap.add_argument("--kind-model", default="auto", help="the rider/umpire classifier (default: the shipped one)")
     ap.add_argument("--refine-model", default="auto", help="the box refiner (default: the shipped one)")
+    ap.add_argument("--number-model", default="auto", help="the shirt-number reader (default: the shipped one)")
     ap.add_argument("--hidden-horses", action=argparse.BooleanOptionalAction, default=True,
                     help="riders of hidden horses are players (vision.players; analyze's default)")
     ap.add_argument("--json", default=None, help="also write the scores here")
@@ -88,7 +89,7 @@ def main() -> None:
         from vision.detect import Detector
         detector = Detector(args.model, runtime=args.runtime, conf=0.3, imgsz=args.imgsz,
                             ball_model=args.ball_model, kind_model=args.kind_model,
-                            refine_model=args.refine_model)
+                            refine_model=args.refine_model, number_model=args.number_model)
     rows, scores = [], {}
     rendered = tempfile.TemporaryDirectory() if args.rerender is not None and not args.rendered else None
     out = Path(args.rendered) if args.rendered else Path(rendered.name) if rendered else None
@@ -140,6 +141,12 @@ def main() -> None:
           f"{sum(s['to_check_true'] for s in listed.values())} of them true"
           + "".join(f"; {n} {s['to_check']} ({s['to_check_true']} true), recall {s['event_recall']:.2f} -> "
                     f"{s['event_recall_with_to_check']:.2f} with them" for n, s in listed.items()))
+    named = sum(s["shirt_numbers"] for s in scores.values())
+    wrong = {n: s["shirt_numbers_wrong"] for n, s in scores.items() if s["shirt_numbers_wrong"]}
+    print(f"shirt numbers: {named} player tracks named (of {sum(s['player_tracks'] for s in scores.values())}) "
+          f"on {sum(1 for s in scores.values() if s['shirt_numbers'])} clips, "
+          f"{sum(s['shirt_numbers_right'] for s in scores.values())} right"
+          + "".join(f"; wrong on {n}: {', '.join(w)}" for n, w in wrong.items()))
     if args.json:
         Path(args.json).write_text(json.dumps(scores, indent=1, default=str))
 

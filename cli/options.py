@@ -39,6 +39,9 @@ def add_detection_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--refine-model", default="auto", metavar="PATH|auto|none",
                    help="the box refiner, which moves every horse and person box onto its object from the "
                         "full-resolution crop (default auto: models/polo-refine.pt; none: the detector's own boxes)")
+    p.add_argument("--number-model", default="auto", metavar="PATH|auto|none",
+                   help="the shirt-number reader, run on tracked riders tall enough to read, whose reads are "
+                        "voted per track (default auto: models/polo-numbers.pt; none: players named by track id)")
     p.add_argument("--class-map", default=None,
                    help="map other weights' class names to ours, e.g. person=rider,horse=horse (COCO is known)")
     p.add_argument("--imgsz", type=int, default=None, help="detector input size (default: the model's)")

@@ -33,7 +33,7 @@ import numpy as np
 from reports.atomic import write_text
 from reports.coverage import (camera_cut_warning, camera_drift_warning, coverage_warnings, cutaway_warnings,
                               later_play_warning, players_throw_in_warning)
-from reports.writers import part_analysed, plus_minus, unseen_hit_note, withheld_reason
+from reports.writers import part_analysed, players_shown, plus_minus, shown, unseen_hit_note, withheld_reason
 from rules.events import WORST, event_key
 
 THUMB_WIDTH = 480
@@ -104,12 +104,24 @@ def _duration(report: dict) -> float:
     return (frames[-1]["t"] + 1.0 / fps) if frames else 0.0
 
 
+def shirt_numbers_text(shirts: dict | None) -> str:
+    """What the shirt-number reader gave, in words (vision.shirt_numbers)."""
+    if not shirts or not shirts.get("reader"):
+        return "no shirt-number reader was run"
+    named = shirts.get("named") or {}
+    text = f"{len(named)} track{'' if len(named) == 1 else 's'} named by {shirts.get('reads', 0)} reads"
+    same = shirts.get("same_player") or []
+    if same:
+        text += "; one player followed by more than one track: " + "; ".join(", ".join(g) for g in same)
+    return text
+
+
 def who(ev: dict) -> str:
     w = ev.get("worst") or {}
     if ev.get("player") and ev.get("opponent"):
-        return f"{ev['player']} × {ev['opponent']}"
+        return players_shown(ev, " × ")
     if ev.get("player"):
-        return ev["player"] + (f" (umpire {w['umpire']})" if w.get("umpire") else "")
+        return shown(ev) + (f" (umpire {w['umpire']})" if w.get("umpire") else "")
     if w.get("umpire"):
         return f"umpire {w['umpire']}"
     if "players" in w:
@@ -567,6 +579,7 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
     defending = ", ".join(f"{_e(t)} defends {_e(e)}" for t, e in (opts.get("defending") or {}).items())
     teams = "".join(f"<span class=\"chip\" style=\"background:{_hex(c)}\"></span>{_e(t)} "
                     for t, c in colours.items() if t != "umpire")
+    shirts_text = shirt_numbers_text(report.get("shirt_numbers"))
     body = f"""
 <h1>Throw-in debrief: {_e(name)}</h1>
 <p class="sub">{_e(report.get('video'))} · {report.get('frames_analysed', 0)} frames analysed
@@ -581,7 +594,8 @@ dashed lines 20 yd from the boards. {teams}</p>
 <img class="plot" id="fieldmap" alt="Top-down field map {_e(caption)}" src="{_data_uri(fmap)}">
 <h2>Events</h2>
 <p class="sub">Players are named by team and track: red-t7 is the analysis's track 7 of a red
-player, not a shirt number; U-t2 an umpire's track. A measure "4.3 ±0.4 yd" gives its 1-sigma
+player, not a shirt number; U-t2 an umpire's track. "Red #2 (red-t7)": his shirt number was read
+on that track ({_e(shirts_text)}). A measure "4.3 ±0.4 yd" gives its 1-sigma
 uncertainty along its own direction (from the camera's view of the ground points); a finding
 must hold by {_e(opts.get('margin_sigmas', 1))} sigma (speeds {_e(opts.get('speed_margin_sigmas', 2))}).</p>
 <table id="events"><thead><tr><th>#</th><th>violation</th><th>who</th><th>frames</th><th>time</th>

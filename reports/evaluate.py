@@ -129,6 +129,11 @@ def evaluate_report(report: dict, truth: dict, min_run: int | None = None, toler
     agree = [sorted({v["code"] for v in fr["violations"]}) == sorted({v["code"] for v in exp_by_index[fr["index"]]["violations"]})
              for fr in report["frames"] if fr["index"] in exp_by_index]
     t_ti, r_ti = truth.get("throw_in_frame"), report["throw_in"]["frame"]
+    # Shirt numbers read (vision.shirt_numbers): right when the truth object the track follows
+    # most is that team's player of that number (truth ids are "<team>-<number>").
+    team_of = {fr_p["id"]: fr_p["team"] for fr in report["frames"] for fr_p in fr["players"]}
+    named = (report.get("shirt_numbers") or {}).get("named") or {}
+    wrong = sorted(pid for pid, n in named.items() if id_map.get(pid) != f"{team_of.get(pid)}-{n}")
     err = np.array(errors) if errors else np.array([np.nan])
     return {"events": len(mine), "truth_events": len(truth_events),
             "event_precision": round(precision, 4), "event_recall": round(recall, 4),
@@ -140,6 +145,8 @@ def evaluate_report(report: dict, truth: dict, min_run: int | None = None, toler
             "matched_positions": len(errors), "position_coverage": _coverage(report, truth, len(errors)),
             "errors_within_2_sigma": _within_two_sigma(report, truth, pairs),
             "id_switches": switches,
+            "shirt_numbers": len(named), "shirt_numbers_right": len(named) - len(wrong), "shirt_numbers_wrong": wrong,
+            "player_tracks": len(team_of),
             "throw_in_frame": r_ti, "truth_throw_in_frame": t_ti,
             "throw_in_frame_error": None if r_ti is None or t_ti is None else abs(r_ti - t_ti),
             "unmatched_events": [{k: e[k] for k in ("code", "player", "start_frame", "end_frame")}

@@ -71,6 +71,18 @@ def _number(worst: dict) -> str:
                  "closing_speed_yds", "ball_travel_yd") if k in worst), "")
 
 
+def shown(ev: dict, key: str = "player") -> str | None:
+    """An event's player (`key`: "player" or "opponent") as a reader should see him: "Red #2
+    (red-t7)" where his shirt number was read (vision.shirt_numbers), else his track id."""
+    pid, shirt = ev.get(key), ev.get(f"{key}_shirt")
+    return f"{shirt} ({pid})" if pid and shirt else pid
+
+
+def players_shown(ev: dict, joiner: str) -> str:
+    """An event's player and opponent (either may be missing), shown, joined by `joiner`."""
+    return joiner.join(w for w in (shown(ev), shown(ev, "opponent")) if w)
+
+
 def unseen_hit_note(ev: dict) -> str:
     """What to say of an event found at a play whose hit the ball stage did not see (its moment
     taken from the ball's flight: vision.plays.first_flight_hit, hit_frame), else ""."""
@@ -112,17 +124,17 @@ def console_summary(report: dict) -> str:
     if not report["events"]:
         lines.append("no Rule 20 violation")
     for ev in report["events"]:
-        who = ev.get("player") or ""
+        who = shown(ev) or ""
         note = unseen_hit_note(ev)
         lines.append(f"  {ev['code']:28s} {who:12s} frames {ev['start_frame']}-{ev['end_frame']} "
                      f"({ev['start_s']:.2f}-{ev['end_s']:.2f} s) {_number(ev['worst'])}" + (f" ({note})" if note else ""))
     for ev in report.get("events_withheld") or []:
-        lines.append(f"  withheld: {ev['code']} {ev.get('player') or ''} frames {ev['start_frame']}-{ev['end_frame']} "
+        lines.append(f"  withheld: {ev['code']} {shown(ev) or ''} frames {ev['start_frame']}-{ev['end_frame']} "
                      f"({withheld_reason(ev)})")
     if report.get("events_to_check"):
         lines.append(f"to check ({TO_CHECK_WHY}):")
     for ev in report.get("events_to_check") or []:
-        who = " with ".join(w for w in (ev.get("player"), ev.get("opponent")) if w)
+        who = players_shown(ev, " with ")
         lines.append(f"  {ev['code']} {who} frames {ev['start_frame']}-{ev['end_frame']} "
                      f"({ev['start_s']:.2f}-{ev['end_s']:.2f} s) {_number(ev['worst'])}")
     for warning in report_warnings(report):

@@ -7,7 +7,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from reports.writers import plus_minus
+from reports.writers import players_shown, plus_minus
 from vision.draw import CHECK_BGR, Marker, annotate
 from vision.map_view import plan_views
 from vision.video_io import VideoWriter, Window, open_video, prefetch
@@ -39,7 +39,7 @@ def event_lines(events: list[dict], frame_index: int, prefix: str = "") -> list[
         # OpenCV's Hershey font has no "±": "+/-" on the picture
         num = next((f" {w[k]:.1f}{plus_minus(w, k, 1, sign='+/-')} yd"
                     for k in ("distance_yd", "across_yd") if k in w), "")
-        who = " x ".join(p for p in (ev.get("player"), ev.get("opponent")) if p)
+        who = players_shown(ev, " x ")
         out.append(f"{prefix}{ev['code'].replace('_', ' ')} {who}{num}".strip())
     return out
 
@@ -73,6 +73,8 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
     views = dict(zip(by_index, plan_views(placed, [fr["t"] for fr in analysis.report["frames"]], length, width)))
     view = None
     to_check = analysis.report.get("events_to_check") or []
+    # "red-t7" → 2 where his shirt number was read ("Red #2"; vision.shirt_numbers)
+    shirts = (analysis.report.get("shirt_numbers") or {}).get("named") or {}
     done = 0
     with VideoWriter(out_path, fps, preset=ANNOTATED_PRESET) as writer:
         kept = getattr(analysis, "kept_frames", None)
@@ -82,8 +84,8 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
                 break                     # another shot: nothing was analysed, nothing to draw
             fr = by_index.get(index)
             if fr is not None:
-                markers = [Marker(o["id"], o["team"], o["box_px"], (o["x_yd"], o["y_yd"]), o.get("horse_hidden", False))
-                           for o in fr["players"]]
+                markers = [Marker(o["id"], o["team"], o["box_px"], (o["x_yd"], o["y_yd"]), o.get("horse_hidden", False),
+                                  shirts.get(o["id"])) for o in fr["players"]]
                 markers += [Marker(o["id"], "umpire", o["box_px"], (o["x_yd"], o["y_yd"]), o.get("horse_hidden", False))
                             for o in fr["umpires"]]
                 H_inv = np.linalg.inv(obs_by_index[index].H)

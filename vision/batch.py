@@ -96,6 +96,7 @@ class BatchSettings:
     ball_motion: bool = True                      # the thrown ball from motion (vision.ball_motion)
     kind_model: str | None = "auto"               # the rider/umpire classifier (vision.person_kind)
     refine_model: str | None = "auto"             # the box refiner (vision.box_refine)
+    number_model: str | None = "auto"             # the shirt-number reader (vision.shirt_numbers)
     conf: float = 0.3
     stride: int = 1
     min_run: int = 3
@@ -244,7 +245,8 @@ def clip_options(clip: str | Path, settings: BatchSettings, part: int | None = N
                           class_map=settings.class_map, imgsz=settings.imgsz, conf=settings.conf,
                           runtime=settings.runtime, ball_model=settings.ball_model, ball_motion=settings.ball_motion,
                           kind_model=settings.kind_model,
-                          refine_model=settings.refine_model, stride=settings.stride, team_colours=colours,
+                          refine_model=settings.refine_model, number_model=settings.number_model,
+                          stride=settings.stride, team_colours=colours,
                           throw_in_frame=side.get("throw_in_frame"),
                           min_run=settings.min_run, margin_sigmas=settings.margin_sigmas,
                           track_space=settings.track_space,
@@ -353,13 +355,13 @@ def _previous(job: ClipJob) -> dict | None:
 def shared_detector(settings: BatchSettings):
     """This process's detector for these settings, loaded on first use."""
     key = (settings.model, tuple(sorted((settings.class_map or {}).items())), settings.imgsz, settings.conf,
-           settings.runtime, settings.ball_model, settings.kind_model, settings.refine_model)
+           settings.runtime, settings.ball_model, settings.kind_model, settings.refine_model, settings.number_model)
     if key not in _DETECTORS:
         from vision.detect import Detector
         _DETECTORS[key] = Detector(settings.model, class_map=settings.class_map, imgsz=settings.imgsz,
                                    conf=settings.conf, runtime=settings.runtime,
                                    ball_model=settings.ball_model, kind_model=settings.kind_model,
-                                   refine_model=settings.refine_model)
+                                   refine_model=settings.refine_model, number_model=settings.number_model)
     return _DETECTORS[key]
 
 
@@ -652,6 +654,8 @@ def run_batch(inputs: str | Path | Sequence[str | Path], out_dir: str | Path, se
             raise BatchError(f"rider/umpire classifier file not found: {settings.kind_model}")
         if settings.refine_model not in (None, "auto", "none") and not Path(settings.refine_model).exists():
             raise BatchError(f"box refiner file not found: {settings.refine_model}")
+        if settings.number_model not in (None, "auto", "none") and not Path(settings.number_model).exists():
+            raise BatchError(f"shirt-number reader file not found: {settings.number_model}")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -167,7 +167,8 @@ class Detector:
     def __init__(self, model: str | Path | None = None, class_map: dict[str, str] | None = None,
                  imgsz: int | None = None, conf: float = 0.25, iou: float = 0.6, device: str = "cpu",
                  runtime: str = "auto", ball_model: str | Path | None = "auto",
-                 kind_model: str | Path | None = "auto", refine_model: str | Path | None = "auto"):
+                 kind_model: str | Path | None = "auto", refine_model: str | Path | None = "auto",
+                 number_model: str | Path | None = "auto"):
         path = resolve_model(model, runtime)
         self.runtime = runtime_of(path)
         try:
@@ -212,6 +213,9 @@ class Detector:
         # The box refiner (vision.box_refine): the shipped one by default.
         from vision.box_refine import load_box_refiner
         self.refiner = load_box_refiner(refine_model)
+        # The shirt-number reader (vision.shirt_numbers), which the pipeline runs on tracked riders.
+        from vision.shirt_numbers import load_number_reader
+        self.numbers = load_number_reader(number_model)
 
     @property
     def knows_umpires(self) -> bool:

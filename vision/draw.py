@@ -45,6 +45,12 @@ class Marker:
     box_px: Sequence[float] | None = None    # (x1, y1, x2, y2)
     field_yd: Sequence[float] | None = None  # (x, y)
     implied: bool = False                    # the box is implied (a hidden horse's, from its rider's): dashed
+    shirt: int | None = None                 # his shirt number, where it was read (vision.shirt_numbers)
+
+    @property
+    def label(self) -> str:
+        """The box's tag: the track id, and "#2" where the shirt number was read."""
+        return str(self.track_id) + (f" #{self.shirt}" if self.shirt is not None else "")
 
 
 def team_colour(team: str | None, colours: Mapping[str | None, Sequence[int]] | None = None
@@ -366,7 +372,7 @@ def draw_minimap(img: np.ndarray, markers: Sequence[Marker], length: float = DEF
         cv2.circle(roi, tuple(c), 4 << SHIFT, colour, -1, cv2.LINE_AA, SHIFT)
         cv2.circle(roi, tuple(c), 4 << SHIFT, (0, 0, 0), 1, cv2.LINE_AA, SHIFT)
         u, v = (c >> SHIFT) + (5, -4)
-        label, org = _map_label(m.track_id), (int(u), int(v))
+        label, org = (f"#{m.shirt}" if m.shirt is not None else _map_label(m.track_id)), (int(u), int(v))
         cv2.putText(roi, label, org, FONT, scale, (0, 0, 0), 3, cv2.LINE_AA)     # a dark rim: read on grass
         cv2.putText(roi, label, org, FONT, scale, colour, 1, cv2.LINE_AA)
     if zoomed:                                     # the scale: 10 yd, bottom left
@@ -409,7 +415,7 @@ def annotate(frame: np.ndarray, markers: Sequence[Marker], H_inv: np.ndarray | N
             if m.team == UMPIRE and m.field_yd is not None and np.all(np.isfinite(m.field_yd)):
                 draw_field_circle(img, H_inv, m.field_yd, umpire_radius_yd, (255, 255, 255), thickness=lw)
     boxed = [m for m in markers if m.box_px is not None]
-    draw_boxes(img, [m.box_px for m in boxed], [str(m.track_id) for m in boxed],
+    draw_boxes(img, [m.box_px for m in boxed], [m.label for m in boxed],
                [team_colour(m.team, colours) for m in boxed], thickness=lw, dashed=[m.implied for m in boxed])
     if flags:
         draw_flags(img, boxed, flags, thickness=lw)

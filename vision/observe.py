@@ -15,6 +15,7 @@ from vision.homography import field_to_image, image_to_field
 from vision.phase import HAND_MARGIN
 from vision.players import pair_units
 from vision.positions import ground_point_px
+from vision.shirt_numbers import readable
 from vision.teams import IdentityVoter, describe
 from vision.tracking import UnitTracker
 
@@ -69,7 +70,12 @@ class Observer:
     # 25 frames/s; vision.pipeline scales it): the ball stage and the thrown-ball finder look
     # around him (own_goal_blue1's release: the rider seen on 3 of the 10 frames around it).
     person_memory: int = 25        # video frames (1 s at 25 frames/s)
+    numbers: object | None = None  # a vision.shirt_numbers.NumberReader: reads riders' shirt numbers
+    read_every: int = 2            # ... in one frame of this many (vision.pipeline scales it to the footage)
     frames: list[FrameObs] = field(default_factory=list)
+    # (frame position, unit index in that frame, class probabilities (5,)): kept by unit, not by
+    # track id, as the track ids of a frame may change after it (vision.swaps).
+    number_reads: list[tuple] = field(default_factory=list)
     _horses_seen: list[tuple] = field(default_factory=list)   # (time s, field yd (N, 2)) of detected horses
     _ball_last: tuple | None = None     # (time s, field yd, at an umpire, in his hands) of the last ball seen
     _ball_played: bool = False          # a ball has been seen away from the umpires
@@ -117,6 +123,8 @@ class Observer:
                 said = None                   # "a rider" from the detector: the stripes decide
             self.voter.observe(tid, look, umpire=said)
             self.looks.append((len(self.frames), tid, look, said))
+        if self.numbers is not None and len(self.frames) % self.read_every == 0:
+            self._read_numbers(frame, units, ids, seated)
         umpires = self._umpire_boxes(units, ids, index) \
             if self.ball is not None or self.motion_ball is not None else None
         if self.motion_ball is not None:
@@ -155,6 +163,16 @@ class Observer:
         self.frames.append(obs)
         return obs
 
+    def _read_numbers(self, frame: np.ndarray, units, ids: np.ndarray, seated: np.ndarray) -> None:
+        """Shirt-number reads of this frame's tracked, seated riders tall enough to read (not
+        the umpires: they wear none)."""
+        ks = [int(k) for k in np.flatnonzero((ids >= 0) & seated & readable(units.person_xyxy))
+              if not self._says_umpire(units, ids, int(k))]
+        if not ks:
+            return
+        for k, p in zip(ks, self.numbers.read(frame, units.person_xyxy[ks])):
+            self.number_reads.append((len(self.frames), k, p))
+
     def _saw_ball(self, t: float, ball_yd: np.ndarray, ball_px: np.ndarray, umpires: np.ndarray | None) -> None:
         """Record the ball's last sighting (where a lost ball is looked for: _ball_lost_near,
         _ball_hit_steps) and whether the ball has been seen away from the umpires (in play)."""
@@ -170,6 +188,7 @@ class Observer:
             return None
         first, self.frames = self.frames[len(keep)], keep
         self.looks = [look for look in self.looks if look[0] < len(keep)]
+        self.number_reads = [r for r in self.number_reads if r[0] < len(keep)]
         self._horses_seen = [(s, xy) for s, xy in self._horses_seen if s < first.t]
         if self._ball_last is not None and self._ball_last[0] >= first.t:
             self._ball_last = None

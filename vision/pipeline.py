@@ -25,6 +25,7 @@ from vision.ball import BallFollower
 from vision.ball_motion import MotionBallFinder
 from vision.errors import SettingsError, VideoError
 from vision.frame_rate import scaled_frames
+from vision.shirt_numbers import name_events, resolve_clashes, shirt_name, track_reads, vote_numbers
 from vision.frame_store import DEFAULT_BUDGET_MB, FrameStore
 from vision.homography import calibrate, for_frame_size
 from vision.identity_doubt import WINDOW_S, withhold_doubtful
@@ -59,6 +60,7 @@ class AnalyzeOptions:
     ball_model: str | None = "auto"        # ball stage (vision.ball): "auto" the shipped one, "none", or a path
     ball_motion: bool = True               # the thrown ball from motion (vision.ball_motion)
     kind_model: str | None = "auto"        # rider/umpire classifier (vision.person_kind): "auto", "none", or a path
+    number_model: str | None = "auto"      # shirt-number reader (vision.shirt_numbers): "auto", "none", or a path
     refine_model: str | None = "auto"      # box refiner (vision.box_refine): "auto", "none", or a path
     conf: float = 0.3
     stride: int = 1                                  # analyse every Nth frame
@@ -214,7 +216,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
         from vision.detect import Detector
         detector = Detector(opts.model, class_map=opts.class_map, imgsz=opts.imgsz, conf=opts.conf,
                             runtime=opts.runtime, ball_model=opts.ball_model, kind_model=opts.kind_model,
-                            refine_model=opts.refine_model)
+                            refine_model=opts.refine_model, number_model=opts.number_model)
     hints = team_hints(opts)
     voter = IdentityVoter(hints=hints, min_separation=8.0)
     fps = reader.fps or 25.0
@@ -228,7 +230,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                    ball=BallFollower(finder, fps=fps / opts.stride) if finder is not None else None,
                    motion_ball=MotionBallFinder() if opts.ball_motion else None,
                    hidden_horses=opts.hidden_horses, look_every=scaled_frames(3, fps / opts.stride),
-                   person_memory=scaled_frames(25, fps))                 # video frames: 1 s
+                   person_memory=scaled_frames(25, fps),                 # video frames: 1 s
+                   numbers=getattr(detector, "numbers", None), read_every=scaled_frames(2, fps / opts.stride))
     total, done = reader.n_window_frames, 0
     # A window starting after the calibrated frame: the camera followed there first (vision.camera_lead_in).
     lead_total = lead_in_frames(fit.calibration.frame, fps, opts.window) if camera is not None else 0
@@ -384,6 +387,14 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     identity, xy, roster = limit_roster(identity, tids, xy, list(opts.defending), fld.length_yd, fld.width_yd,
                                            max_per_team=PLAYERS_PER_TEAM, umpire_label=UMPIRE, guessed=interpolated)
 
+    # Shirt numbers: each team player's track by vote over its reads (vision.shirt_numbers).
+    votes = vote_numbers({tid: r for tid, r in track_reads(obs.number_reads, frames).items()
+                          if identity.get(tid) in opts.defending})
+    followed_twice = resolve_clashes(votes, identity, {tid: np.flatnonzero(~np.isnan(xy[k, :, 0]))
+                                                       for k, tid in enumerate(tids)})
+    shirts = {player_id(identity[tid], tid): shirt_name(identity[tid], v.number)
+              for tid, v in votes.items() if v.number is not None}
+
     batch = _batch(fld, opts.defending, tids, identity, xy, t, ph, ball, cov, interpolated)
     unseen_hits: set[int] = set()                     # plays on a hit the ball stage did not see
     batch.play = detect_plays(t, batch.players, ball, ph, centre_x=fld.centre_x, unseen_hits=unseen_hits)
@@ -408,8 +419,21 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
         if ev["code"] in PLAY_CODES and ev["start_frame"] in unseen_at:
             ev["hit_seen"] = False                    # the play's hit was placed from the ball's flight
 
+    name_events(events + withheld + to_check, shirts)
     report = _report(video, opts, fit, frames, tids, identity, xy, cov, boxes, inferred, ph, throw, verdict,
                      events, fps, time.perf_counter() - started, batch, unseen_hits)
+    for rec in report["tracks"]:
+        v = votes.get(rec["track_id"])
+        rec.update({"number": v.number, "number_reads": v.reads, "number_agree": v.agree} if v is not None
+                   else {"number": None, "number_reads": 0, "number_agree": 0.0})
+        if v is not None and v.clash:
+            rec["number_clash"] = v.clash
+    report["shirt_numbers"] = {"reader": str(obs.numbers.path) if obs.numbers is not None else None,
+                               "reads": len(obs.number_reads),
+                               "named": {player_id(identity[tid], tid): v.number for tid, v in votes.items()
+                                         if v.number is not None},
+                               # tracks of one team and number never on the field together: one player
+                               "same_player": [[player_id(identity[tid], tid) for tid in g] for g in followed_twice]}
     report["roster"] = {"off_field_tracks": roster.outside, "frames_with_too_many_players": roster.masked_frames,
                         "positions_masked": roster.masked_positions,
                         "positions_doubled": roster.doubled_positions}

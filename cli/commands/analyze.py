@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     opts = AnalyzeOptions(defending=defending, calibration=args.calibration or side.get("calibration"),
                           model=args.model, class_map=class_map, imgsz=args.imgsz, runtime=args.runtime, ball_model=args.ball_model,
                           ball_motion=not args.no_ball_motion, kind_model=args.kind_model,
-                          refine_model=args.refine_model, conf=args.conf,
+                          refine_model=args.refine_model, number_model=args.number_model, conf=args.conf,
                           stride=args.stride, team_colours=colours,
                           throw_in_frame=args.throw_in_frame if args.throw_in_frame is not None
                           else side.get("throw_in_frame"),

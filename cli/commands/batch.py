@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
     settings = BatchSettings(defending=parse_defending(args.defending) if args.defending else None,
                              model=args.model, class_map=class_map, imgsz=args.imgsz, runtime=args.runtime, ball_model=args.ball_model,
                           ball_motion=not args.no_ball_motion, kind_model=args.kind_model,
-                          refine_model=args.refine_model, conf=args.conf,
+                          refine_model=args.refine_model, number_model=args.number_model, conf=args.conf,
                              stride=args.stride, min_run=args.min_run, margin_sigmas=args.margin_sigmas, track_space=args.track_space, hidden_horses=args.hidden_horses, annotate=not args.no_video,
                              moving_camera=not args.static_camera, across_cuts=not args.stop_at_cut, replays=not args.judge_replays,
                              replay_memory_s=max(0.0, args.replay_memory),
