@@ -71,6 +71,11 @@ def _number(worst: dict) -> str:
                  "closing_speed_yds", "ball_travel_yd") if k in worst), "")
 
 
+def shirt_name(team: str, number: int | None) -> str | None:
+    """"Red #2" for team "red" and number 2 (vision.shirt_numbers); None without a number."""
+    return None if number is None else f"{team[:1].upper()}{team[1:]} #{number}"
+
+
 def shown(ev: dict, key: str = "player") -> str | None:
     """An event's player (`key`: "player" or "opponent") as a reader should see him: "Red #2
     (red-t7)" where his shirt number was read (vision.shirt_numbers), else his track id."""

@@ -6,6 +6,7 @@ where Debian's chromium is not installed (`make install` installs it when run as
 """
 from __future__ import annotations
 
+import html
 import base64
 import json
 import re
@@ -19,10 +20,12 @@ import numpy as np
 import pytest
 
 from reports.debrief import CODE_COLOURS, debrief_html, write_debrief, write_index
+from reports.evaluate import evaluate_report
 from synth.truth_detector import TruthDetector
 from vision.analyze_job import analyze_to_folder
 from vision.pipeline import AnalyzeOptions
 from vision.sidecar import load_sidecar
+from vision.shirt_numbers import NumberReader
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_videos"
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").is_file() else None)
@@ -61,7 +64,9 @@ def analysed(tmp_path_factory):
     opts = AnalyzeOptions(defending=side["defending"], calibration=side["calibration"],
                           team_colours=side["team_colours"], annotate=False, stride=2)
     truth = json.loads((clip.parent / "truth.json").read_text())
-    report, written = analyze_to_folder(clip, out, opts, detector=TruthDetector(truth))
+    det = TruthDetector(truth)
+    det.numbers = NumberReader()          # shirt numbers read on the clip's own pixels, in the true boxes
+    report, written = analyze_to_folder(clip, out, opts, detector=det)
     return report, written, out, clip
 
 
@@ -95,6 +100,12 @@ def test_analyze_writes_a_self_contained_debrief(analysed):
         assert (out / target).resolve() == clip.resolve()
         assert float(t) == pytest.approx(ev["start_s"], abs=0.006)
     assert "FIVE_YARD" in text and "yd from umpire" in text
+    # Each event names its player by the shirt number read on his track, rightly (the truth's ids
+    # are "<team>-<number>"), in the report and on the page.
+    score = evaluate_report(report, json.loads((clip.parent / "truth.json").read_text()))
+    assert score["shirt_numbers"] >= 6 and not score["shirt_numbers_wrong"], score
+    for ev in events:
+        assert ev.get("player_shirt") and html.escape(f"{ev['player_shirt']} ({ev['player']})") in text, ev
 
 
 def test_debrief_links_annotated_video_and_copes_without_events_or_video(tmp_path):

@@ -13,7 +13,8 @@ from synth.scenario import parse_scenario
 from vision.detect import ModelError
 from vision.shirt_numbers import (AGREE_MIN, CROP_H, CROP_W, DEFAULT_NUMBER_MODEL, MIN_READS, READ_MIN, NumberVote,
                                   NumberReader, crop_riders, load_number_reader, name_events, readable,
-                                  resolve_clashes, shirt_name, track_reads, vote, vote_numbers)
+                                  resolve_clashes, track_reads, vote, vote_numbers)
+from reports.writers import shirt_name
 
 
 def _read(digit: int, p: float = 0.97) -> np.ndarray:
@@ -130,3 +131,12 @@ def test_shipped_reader_reads_the_numbers_it_can_see():
     digit = p[:, 1:].argmax(axis=1) + 1
     assert (digit[counted] == labels[counted]).mean() >= 0.95
     assert (counted & (digit == labels))[labels > 0].mean() >= 0.5
+
+
+def test_the_annotated_clip_tags_a_box_and_a_banner_with_the_number_read():
+    from vision.annotate_clip import event_lines
+    from vision.draw import Marker
+    assert Marker("red-t7", "red", shirt=2).label == "red-t7 #2" and Marker("red-t7", "red").label == "red-t7"
+    ev = {"code": "WRONG_SIDE", "player": "red-t2", "player_shirt": "Red #4", "start_frame": 0, "end_frame": 9,
+          "worst": {"across_yd": 1.3}}
+    assert event_lines([ev], 5) == ["WRONG SIDE Red #4 (red-t2) 1.3 yd"]

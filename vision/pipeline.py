@@ -17,6 +17,7 @@ from typing import Callable
 import numpy as np
 
 from reports.coverage import PLAYERS_PER_TEAM, line_up_coverage
+from reports.writers import shirt_name
 from rules import Field, FrameBatch, Thresholds, check_batch
 from rules.checks import before_throw_in, line_up_judged
 from rules.events import PLAY_CODES, to_check_events, violation_events
@@ -25,7 +26,7 @@ from vision.ball import BallFollower
 from vision.ball_motion import MotionBallFinder
 from vision.errors import SettingsError, VideoError
 from vision.frame_rate import scaled_frames
-from vision.shirt_numbers import name_events, resolve_clashes, shirt_name, track_reads, vote_numbers
+from vision.shirt_numbers import name_events, resolve_clashes, track_reads, vote_numbers
 from vision.frame_store import DEFAULT_BUDGET_MB, FrameStore
 from vision.homography import calibrate, for_frame_size
 from vision.identity_doubt import WINDOW_S, withhold_doubtful

@@ -184,9 +184,6 @@ def resolve_clashes(votes: dict[int, NumberVote], team_of: dict[int, str | None]
     return groups
 
 
-def shirt_name(team: str, number: int | None) -> str | None:
-    """"Red #2" for team "red" and number 2; None without a number."""
-    return None if number is None else f"{team[:1].upper()}{team[1:]} #{number}"
 
 
 def track_reads(number_reads: list[tuple], frames: list) -> dict[int, list[np.ndarray]]:
