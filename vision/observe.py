@@ -15,7 +15,7 @@ from vision.homography import field_to_image, image_to_field
 from vision.phase import HAND_MARGIN
 from vision.players import pair_units
 from vision.positions import ground_point_px
-from vision.shirt_numbers import readable
+from vision.shirt_numbers import READ_MIN, readable
 from vision.teams import IdentityVoter, describe
 from vision.tracking import UnitTracker
 
@@ -25,6 +25,8 @@ RECENT_HORSE_YD = 1.5   # this near within this long: the detector missed a hors
                         # bridges that better than the implied box (median 0.7-1 yd off) would
 REACQUIRE_S = 4.0       # a lost ball is looked for near the player nearest its last sighting this long
 SEARCH_S = 6.0          # ... and at one other player a frame, in turn, this long
+SETTLED_READS = 6      # a track's shirt number read this many times surely, no other digit: settled ...
+SETTLED_EVERY = 5      # ... and read again only at every 5th reading frame (a cost: ~0.5 ms a rider)
 VOTE_MIN_SEAT = 0.4     # pairing score (vision.players.seat_score) a look needs to vote: true pairs
                         # score 0.46 and up (the renderer's boxes, all sample clips), a neighbour's rider ~0.33
 
@@ -71,11 +73,14 @@ class Observer:
     # around him (own_goal_blue1's release: the rider seen on 3 of the 10 frames around it).
     person_memory: int = 25        # video frames (1 s at 25 frames/s)
     numbers: object | None = None  # a vision.shirt_numbers.NumberReader: reads riders' shirt numbers
-    read_every: int = 2            # ... in one frame of this many (vision.pipeline scales it to the footage)
+    read_every: int = 3            # ... in one frame of this many (vision.pipeline scales it to the footage);
+                                   # a track whose number is settled (SETTLED_READS sure reads, none against)
+                                   # in one frame of SETTLED_EVERY times as many
     frames: list[FrameObs] = field(default_factory=list)
     # (frame position, unit index in that frame, class probabilities (5,)): kept by unit, not by
     # track id, as the track ids of a frame may change after it (vision.swaps).
     number_reads: list[tuple] = field(default_factory=list)
+    _number_tally: dict = field(default_factory=dict)   # track id → {digit: sure reads}, at read time
     _horses_seen: list[tuple] = field(default_factory=list)   # (time s, field yd (N, 2)) of detected horses
     _ball_last: tuple | None = None     # (time s, field yd, at an umpire, in his hands) of the last ball seen
     _ball_played: bool = False          # a ball has been seen away from the umpires
@@ -166,12 +171,23 @@ class Observer:
     def _read_numbers(self, frame: np.ndarray, units, ids: np.ndarray, seated: np.ndarray) -> None:
         """Shirt-number reads of this frame's tracked, seated riders tall enough to read (not
         the umpires: they wear none)."""
+        turn = len(self.frames) // self.read_every
         ks = [int(k) for k in np.flatnonzero((ids >= 0) & seated & readable(units.person_xyxy))
-              if not self._says_umpire(units, ids, int(k))]
+              if not self._says_umpire(units, ids, int(k))
+              and (not self._number_settled(int(ids[k])) or (turn + int(ids[k])) % SETTLED_EVERY == 0)]
         if not ks:
             return
         for k, p in zip(ks, self.numbers.read(frame, units.person_xyxy[ks])):
             self.number_reads.append((len(self.frames), k, p))
+            if p[1:].max() >= READ_MIN:
+                tally = self._number_tally.setdefault(int(ids[k]), {})
+                digit = int(np.argmax(p[1:])) + 1
+                tally[digit] = tally.get(digit, 0) + 1
+
+    def _number_settled(self, tid: int) -> bool:
+        """The track's sure reads so far name one digit only, SETTLED_READS times or more."""
+        tally = self._number_tally.get(tid)
+        return bool(tally) and len(tally) == 1 and max(tally.values()) >= SETTLED_READS
 
     def _saw_ball(self, t: float, ball_yd: np.ndarray, ball_px: np.ndarray, umpires: np.ndarray | None) -> None:
         """Record the ball's last sighting (where a lost ball is looked for: _ball_lost_near,
