@@ -77,6 +77,7 @@ def main() -> None:
     ap.add_argument("--hidden-horses", action=argparse.BooleanOptionalAction, default=True,
                     help="riders of hidden horses are players (vision.players; analyze's default)")
     ap.add_argument("--json", default=None, help="also write the scores here")
+    ap.add_argument("--keep", default=None, metavar="DIR", help="also keep each clip's report.json in DIR/CLIP/")
     ap.add_argument("--rerender", type=int, default=None, metavar="SEED",
                     help="score held-out footage: each sample re-rendered with seed SEED+i from a moved camera")
     ap.add_argument("--rendered", default=None, metavar="DIR",
@@ -113,6 +114,9 @@ def main() -> None:
         t0 = time.perf_counter()
         with tempfile.TemporaryDirectory() as tmp:
             report, _ = analyze_to_folder(clip, tmp, opts, detector=det, debrief=False)
+        if args.keep:                       # each report.json, to score again without analysing again
+            (Path(args.keep) / name).mkdir(parents=True, exist_ok=True)
+            (Path(args.keep) / name / "report.json").write_text(json.dumps(report))
         s = evaluate_report(report, truth)
         s["seconds"] = round(time.perf_counter() - t0, 1)
         lineup = report.get("coverage", {}).get("placed_median", {})
