@@ -12,7 +12,12 @@
 - throw-in frame error.
 
 Tracks are matched to truth objects per frame with the Hungarian method on field distance
-(at most `match_yd` apart); a track's truth id is its most frequent match.
+(at most `match_yd` apart); a track's truth id is its most frequent match. An event's player
+is the truth object his track was matched to most over the event's own frames (the track's
+truth id where it was matched in none of them): a track that changed player in a dense
+line-up is judged on the player it followed when the event happened. The figures with the
+track's one truth id for its whole life are kept (`event_precision_by_track`,
+`event_recall_by_track`).
 """
 from __future__ import annotations
 
@@ -49,12 +54,13 @@ def match_frames(report: dict, truth: dict, match_yd: float = 3.0):
     return out
 
 
-def _event_match(ev: dict, tev: dict, id_map: dict, tol: int) -> bool:
+def _event_match(ev: dict, tev: dict, id_map, tol: int) -> bool:
+    """`id_map(report id, event)`: the truth id of the event's player."""
     if ev["code"] != tev["code"]:
         return False
     if ev["start_frame"] > tev["end_frame"] + tol or tev["start_frame"] > ev["end_frame"] + tol:
         return False
-    mine = {id_map.get(ev.get("player")), id_map.get(ev.get("opponent"))} - {None}
+    mine = {id_map(ev.get("player"), ev), id_map(ev.get("opponent"), ev)} - {None}
     theirs = {tev.get("player"), tev.get("opponent")} - {None}
     return mine == theirs
 
@@ -100,6 +106,15 @@ def evaluate_report(report: dict, truth: dict, min_run: int | None = None, toler
             errors.append(err)
     id_map = {rid: c.most_common(1)[0][0] for rid, c in votes.items()}
 
+    def over_life(rid, _ev):
+        return id_map.get(rid)
+
+    def during(rid, ev):
+        """The truth object `rid` was matched to most over the event's frames (else over its life)."""
+        seen = Counter(t for i in range(ev["start_frame"], ev["end_frame"] + 1)
+                       for r, t, _ in pairs.get(i, ()) if r == rid)
+        return seen.most_common(1)[0][0] if seen else id_map.get(rid)
+
     # Id switches: a truth object's matched report id changing between frames.
     last: dict[str, str] = {}
     switches = 0
@@ -114,16 +129,21 @@ def evaluate_report(report: dict, truth: dict, min_run: int | None = None, toler
     analysed = {fr["index"] for fr in report["frames"]}
     truth_events = [e for e in truth_events if any(i in analysed for i in range(e["start_frame"], e["end_frame"] + 1))]
     mine = report["events"]
-    matched_mine = sum(any(_event_match(e, t, id_map, tolerance_frames) for t in truth_events) for e in mine)
-    matched_truth = sum(any(_event_match(e, t, id_map, tolerance_frames) for e in mine) for t in truth_events)
-    precision = matched_mine / len(mine) if mine else (1.0 if not truth_events else 0.0)
-    recall = matched_truth / len(truth_events) if truth_events else 1.0
+
+    def precision_recall(who):
+        matched_mine = sum(any(_event_match(e, t, who, tolerance_frames) for t in truth_events) for e in mine)
+        matched_truth = sum(any(_event_match(e, t, who, tolerance_frames) for e in mine) for t in truth_events)
+        return (matched_mine / len(mine) if mine else (1.0 if not truth_events else 0.0),
+                matched_truth / len(truth_events) if truth_events else 1.0)
+
+    precision, recall = precision_recall(during)
+    precision_by_track, recall_by_track = precision_recall(over_life)
 
     # The findings to check (not violations): how many match a true event, and the recall of
     # the violations and the list together (what a reviewer who looks at the list finds).
     listed = report.get("events_to_check") or []
-    listed_true = sum(any(_event_match(e, t, id_map, tolerance_frames) for t in truth_events) for e in listed)
-    found_with = sum(any(_event_match(e, t, id_map, tolerance_frames) for e in mine + listed) for t in truth_events)
+    listed_true = sum(any(_event_match(e, t, during, tolerance_frames) for t in truth_events) for e in listed)
+    found_with = sum(any(_event_match(e, t, during, tolerance_frames) for e in mine + listed) for t in truth_events)
 
     exp_by_index = {fr["index"]: fr for fr in expected}
     agree = [sorted({v["code"] for v in fr["violations"]}) == sorted({v["code"] for v in exp_by_index[fr["index"]]["violations"]})
@@ -137,6 +157,7 @@ def evaluate_report(report: dict, truth: dict, min_run: int | None = None, toler
     err = np.array(errors) if errors else np.array([np.nan])
     return {"events": len(mine), "truth_events": len(truth_events),
             "event_precision": round(precision, 4), "event_recall": round(recall, 4),
+            "event_precision_by_track": round(precision_by_track, 4), "event_recall_by_track": round(recall_by_track, 4),
             "to_check": len(listed), "to_check_true": listed_true,
             "event_recall_with_to_check": round(found_with / len(truth_events), 4) if truth_events else 1.0,
             "frame_agreement": round(float(np.mean(agree)), 4) if agree else None,
@@ -150,6 +171,6 @@ def evaluate_report(report: dict, truth: dict, min_run: int | None = None, toler
             "throw_in_frame": r_ti, "truth_throw_in_frame": t_ti,
             "throw_in_frame_error": None if r_ti is None or t_ti is None else abs(r_ti - t_ti),
             "unmatched_events": [{k: e[k] for k in ("code", "player", "start_frame", "end_frame")}
-                                 for e in mine if not any(_event_match(e, t, id_map, tolerance_frames) for t in truth_events)],
+                                 for e in mine if not any(_event_match(e, t, during, tolerance_frames) for t in truth_events)],
             "missed_events": [{k: e.get(k) for k in ("code", "player", "start_frame", "end_frame")}
-                              for e in truth_events if not any(_event_match(m, e, id_map, tolerance_frames) for m in mine)]}
+                              for e in truth_events if not any(_event_match(m, e, during, tolerance_frames) for m in mine)]}

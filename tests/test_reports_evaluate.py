@@ -54,3 +54,35 @@ def test_findings_to_check_are_scored_apart_from_the_events():
     del report["events_to_check"]
     s = evaluate_report(report, truth)
     assert s["to_check"] == 0 and s["event_recall_with_to_check"] == 0.0
+
+
+def test_an_event_is_judged_on_the_player_its_track_followed_when_it_happened():
+    """A track on Red #1 for 20 frames, then on Red #2 (an id switch in the line-up) while Red
+    #2 stands inside the 5 yards: its event is Red #2's (right), though the track's most frequent
+    match over its life is Red #1 (the by-track figure calls it wrong). Shirt numbers read are
+    scored on the track's life."""
+    n = 30
+    frames, expected, rframes = [], [], []
+    for i in range(n):
+        frames.append({"index": i, "objects": [
+            {"id": "red-1", "role": "player", "x": 140.0, "y": 66.0},
+            {"id": "red-2", "role": "player", "x": 148.0, "y": 60.0},
+            {"id": "U1", "role": "umpire", "x": 150.0, "y": 58.0}]})
+        late = i >= 20
+        expected.append({"index": i, "phase": "lineup", "notes": [], "violations":
+                         [{"code": "FIVE_YARD", "player": "red-2", "distance_yd": 2.8}] if late else []})
+        x, y = (148.0, 60.0) if late else (140.0, 66.0)
+        rframes.append({"index": i, "phase": "lineup", "violations": [],
+                        "players": [{"id": "red-t7", "team": "red", "x_yd": x, "y_yd": y, "sigma_yd": 0.2}],
+                        "umpires": [{"id": "U-t3", "x_yd": 150.0, "y_yd": 58.0, "sigma_yd": 0.2}]})
+    truth = {"throw_in_frame": None, "frames": frames, "expected": {"frames": expected}}
+    event = {"code": "FIVE_YARD", "player": "red-t7", "start_frame": 20, "end_frame": 29, "frames": 10,
+             "worst": {"code": "FIVE_YARD", "player": "red-t7", "distance_yd": 2.8}}
+    report = {"frames": rframes, "events": [event], "throw_in": {"frame": None}, "options": {"min_run": 3},
+              "shirt_numbers": {"named": {"red-t7": 1}}}
+    s = evaluate_report(report, truth)
+    assert s["event_precision"] == 1.0 and s["event_recall"] == 1.0
+    assert s["event_precision_by_track"] == 0.0 and s["event_recall_by_track"] == 0.0
+    assert s["shirt_numbers"] == 1 and s["shirt_numbers_right"] == 1 and s["shirt_numbers_wrong"] == []
+    report["shirt_numbers"]["named"]["red-t7"] = 2
+    assert evaluate_report(report, truth)["shirt_numbers_wrong"] == ["red-t7"]
