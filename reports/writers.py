@@ -9,7 +9,7 @@ from reports.atomic import write_json, write_text
 from reports.coverage import report_warnings
 
 CSV_COLUMNS = ["frame", "t_s", "phase", "kind", "id", "track_id", "team", "x_yd", "y_yd", "sigma_yd",
-               "violations", "umpire_distance_yd", "to_check"]
+               "violations", "umpire_distance_yd", "to_check", "shirt_number"]
 
 
 def _codes_by_object(records: list[dict]) -> dict[str, list[str]]:
@@ -25,7 +25,9 @@ def _codes_by_object(records: list[dict]) -> dict[str, list[str]]:
 
 def report_csv(report: dict) -> str:
     """One row per tracked player or umpire per frame, with that object's violations (and the
-    findings to check that name him: within their uncertainty, not violations)."""
+    findings to check that name him: within their uncertainty, not violations) and his shirt
+    number where it was read on his track (vision.shirt_numbers)."""
+    named = (report.get("shirt_numbers") or {}).get("named") or {}
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
@@ -41,7 +43,7 @@ def report_csv(report: dict) -> str:
                 w.writerow([fr["index"], fr["t"], fr["phase"], kind, oid, o["track_id"], o.get("team", ""),
                             o["x_yd"], o["y_yd"], o["sigma_yd"], ";".join(codes.get(oid, []) + codes.get("*", [])),
                             "" if oid not in dist else round(dist[oid], 3),
-                            ";".join(check.get(oid, []) + check.get("*", []))])
+                            ";".join(check.get(oid, []) + check.get("*", [])), named.get(oid, "")])
     return buf.getvalue()
 
 

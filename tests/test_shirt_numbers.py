@@ -140,3 +140,15 @@ def test_the_annotated_clip_tags_a_box_and_a_banner_with_the_number_read():
     ev = {"code": "WRONG_SIDE", "player": "red-t2", "player_shirt": "Red #4", "start_frame": 0, "end_frame": 9,
           "worst": {"across_yd": 1.3}}
     assert event_lines([ev], 5) == ["WRONG SIDE Red #4 (red-t2) 1.3 yd"]
+
+
+def test_report_csv_gives_each_players_shirt_number_where_read():
+    import csv
+    import io
+    from reports.writers import report_csv
+    frame = {"index": 3, "t": 0.12, "phase": "lineup", "violations": [], "umpires": [],
+             "players": [{"id": "red-t2", "track_id": 2, "team": "red", "x_yd": 150.0, "y_yd": 60.0, "sigma_yd": 0.2},
+                         {"id": "blue-t5", "track_id": 5, "team": "blue", "x_yd": 146.0, "y_yd": 60.0, "sigma_yd": 0.2}]}
+    rows = {r["id"]: r for r in csv.DictReader(io.StringIO(report_csv(
+        {"frames": [frame], "shirt_numbers": {"named": {"red-t2": 4}}})))}
+    assert rows["red-t2"]["shirt_number"] == "4" and rows["blue-t5"]["shirt_number"] == ""
