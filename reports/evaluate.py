@@ -153,7 +153,9 @@ def evaluate_report(report: dict, truth: dict, min_run: int | None = None, toler
     # most is that team's player of that number (truth ids are "<team>-<number>").
     team_of = {fr_p["id"]: fr_p["team"] for fr in report["frames"] for fr_p in fr["players"]}
     named = (report.get("shirt_numbers") or {}).get("named") or {}
-    wrong = sorted(pid for pid, n in named.items() if id_map.get(pid) != f"{team_of.get(pid)}-{n}")
+    # (A track never matched to a truth object, placed more than match_yd from every one, is not scored.)
+    scored = {pid: n for pid, n in named.items() if pid in id_map}
+    wrong = sorted(pid for pid, n in scored.items() if id_map[pid] != f"{team_of.get(pid)}-{n}")
     err = np.array(errors) if errors else np.array([np.nan])
     return {"events": len(mine), "truth_events": len(truth_events),
             "event_precision": round(precision, 4), "event_recall": round(recall, 4),
@@ -166,7 +168,8 @@ def evaluate_report(report: dict, truth: dict, min_run: int | None = None, toler
             "matched_positions": len(errors), "position_coverage": _coverage(report, truth, len(errors)),
             "errors_within_2_sigma": _within_two_sigma(report, truth, pairs),
             "id_switches": switches,
-            "shirt_numbers": len(named), "shirt_numbers_right": len(named) - len(wrong), "shirt_numbers_wrong": wrong,
+            "shirt_numbers": len(named), "shirt_numbers_right": len(scored) - len(wrong), "shirt_numbers_wrong": wrong,
+            "shirt_numbers_unmatched": len(named) - len(scored),
             "player_tracks": len(team_of),
             "throw_in_frame": r_ti, "truth_throw_in_frame": t_ti,
             "throw_in_frame_error": None if r_ti is None or t_ti is None else abs(r_ti - t_ti),

@@ -86,3 +86,7 @@ def test_an_event_is_judged_on_the_player_its_track_followed_when_it_happened():
     assert s["shirt_numbers"] == 1 and s["shirt_numbers_right"] == 1 and s["shirt_numbers_wrong"] == []
     report["shirt_numbers"]["named"]["red-t7"] = 2
     assert evaluate_report(report, truth)["shirt_numbers_wrong"] == ["red-t7"]
+    report["shirt_numbers"]["named"] = {"red-t9": 1}         # a track never matched to a truth object: not scored
+    s = evaluate_report(report, truth)
+    assert s["shirt_numbers"] == 1 and s["shirt_numbers_unmatched"] == 1
+    assert s["shirt_numbers_right"] == 0 and s["shirt_numbers_wrong"] == []
