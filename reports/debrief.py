@@ -116,6 +116,32 @@ def shirt_numbers_text(shirts: dict | None) -> str:
     return text
 
 
+def players_html(report: dict) -> str:
+    """Who is who: each team's shirt numbers read and the tracks that carry them, then the
+    tracks with none (vision.shirt_numbers); empty when no reader ran."""
+    shirts = report.get("shirt_numbers") or {}
+    if not shirts.get("reader"):
+        return ""
+    named = shirts.get("named") or {}
+    tracks: dict[str, list[str]] = {}
+    for fr in report.get("frames") or []:
+        for p in fr.get("players") or []:
+            if p["id"] not in tracks.setdefault(p.get("team") or "", []):
+                tracks[p.get("team") or ""].append(p["id"])
+    rows = []
+    for team, ids in sorted(tracks.items()):
+        numbers = sorted({named[i] for i in ids if i in named})
+        cells = [f"<b>#{n}</b>: {_e(', '.join(i for i in ids if named.get(i) == n))}" for n in numbers]
+        rest = [i for i in ids if i not in named]
+        if rest:
+            cells.append(f"<span class=\"muted\">not read: {_e(', '.join(rest))}</span>")
+        rows.append(f"<tr><td>{_e(team)}</td><td>{'; '.join(cells)}</td></tr>")
+    return ("<h2>Players</h2><p class=\"sub\">The shirt numbers read on each team's tracks (a number is "
+            "a vote over a track's reads; tracks of one number one after the other are one player "
+            "followed twice).</p><table id=\"players\"><thead><tr><th>team</th><th>shirt numbers and tracks"
+            f"</th></tr></thead><tbody>{''.join(rows)}</tbody></table>") if rows else ""
+
+
 def who(ev: dict) -> str:
     w = ev.get("worst") or {}
     if ev.get("player") and ev.get("opponent"):
@@ -609,6 +635,7 @@ must hold by {_e(opts.get('margin_sigmas', 1))} sigma (speeds {_e(opts.get('spee
 </tbody></table>
 {more}
 {to_check}
+{players_html(report)}
 <h2>Notes (not violations)</h2>
 {notes_html}
 <h2>Analysis</h2>

@@ -237,3 +237,16 @@ def test_the_field_map_rings_a_finding_to_check_in_amber():
     before = amber_pixels(report)
     report["frames"][0]["to_check"] = [{"code": "FIVE_YARD", "player": "red-t1", "umpire": "U-t3", "distance_yd": 5.0}]
     assert before == 0 and amber_pixels(report) > 100
+
+
+def test_the_debrief_lists_each_teams_shirt_numbers_and_their_tracks(analysed):
+    report, _written, out, _clip = analysed
+    page = Page((out / "debrief.html").read_text())
+    table = page.find("table", id="^players$")
+    assert len(table) == 1
+    named = report["shirt_numbers"]["named"]
+    text = (out / "debrief.html").read_text()
+    for pid, n in named.items():
+        assert f"<b>#{n}</b>: " in text and pid in text
+    report = dict(report, shirt_numbers={"reader": None, "reads": 0, "named": {}, "same_player": []})
+    assert 'id="players"' not in debrief_html(report)
