@@ -329,6 +329,7 @@ def field_map_png(report: dict) -> tuple[bytes, str]:
     length, width = _field_size(report)
     fr, caption = _map_frame(report)
     colours = {t: _hex(c) for t, c in team_colours_bgr(report).items()}
+    named = (report.get("shirt_numbers") or {}).get("named") or {}     # "red-t2 #4" where the number was read
     flagged, to_check = set(), set()
     if fr is not None:
         for v in fr["violations"]:
@@ -363,7 +364,7 @@ def field_map_png(report: dict) -> tuple[bytes, str]:
                 ax.scatter([x], [y], s=260 if big else 110, facecolors="none", linewidths=2, zorder=5,
                            edgecolors="#ff1a1a" if o["id"] in flagged else check_hex())
             if big:
-                ax.annotate(o["id"], (x, y), xytext=(5, 4), textcoords="offset points", fontsize=8, color="white",
+                ax.annotate(o["id"] + (f" #{named[o['id']]}" if o["id"] in named else ""), (x, y), xytext=(5, 4), textcoords="offset points", fontsize=8, color="white",
                             zorder=6)
         ax.set_aspect("equal")
         ax.set_facecolor("#2d6a33")
@@ -438,10 +439,10 @@ def read_frames(video: str | Path, indices: Sequence[int]) -> dict[int, np.ndarr
 
 
 def event_thumbnail(frame: np.ndarray, report_frame: dict | None, ev: dict, colours: Mapping,
-                    frame_bgr: tuple[int, int, int] = (0, 0, 255)) -> np.ndarray:
-    """The frame with the analysis drawn on it (vision.draw: boxes and ids in team colours),
-    those involved framed in `frame_bgr` (red; amber for a finding to check), close up on
-    them; THUMB_WIDTH wide."""
+                    frame_bgr: tuple[int, int, int] = (0, 0, 255), shirts: Mapping | None = None) -> np.ndarray:
+    """The frame with the analysis drawn on it (vision.draw: boxes and ids in team colours, "#4"
+    where `shirts` (player id → number) has his shirt number), those involved framed in
+    `frame_bgr` (red; amber for a finding to check), close up on them; THUMB_WIDTH wide."""
     import cv2
 
     from vision.draw import Marker, annotate
@@ -450,8 +451,8 @@ def event_thumbnail(frame: np.ndarray, report_frame: dict | None, ev: dict, colo
         return b if b and all(v is not None for v in b) else None
     markers = []
     if report_frame is not None:
-        markers = [Marker(o["id"], o["team"], box(o), implied=o.get("horse_hidden", False))
-                   for o in report_frame["players"]]
+        markers = [Marker(o["id"], o["team"], box(o), implied=o.get("horse_hidden", False),
+                          shirt=(shirts or {}).get(o["id"])) for o in report_frame["players"]]
         markers += [Marker(o["id"], "umpire", box(o), implied=o.get("horse_hidden", False))
                     for o in report_frame["umpires"]]
     img = annotate(frame, markers, None, (), colours=colours, minimap=False, copy=True)
@@ -506,13 +507,15 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
     check_idx = {k: worst_frame(report, ev, "to_check") for k, ev in enumerate(listed[:max_thumbnails])}
     frames = read_frames(video_path, {*thumb_idx.values(), *check_idx.values()}) if video_path is not None else {}
     thumbs, check_thumbs = {}, {}
+    named = (report.get("shirt_numbers") or {}).get("named") or {}
     for k, fi in thumb_idx.items():
         if fi in frames:
-            thumbs[k] = _png_of(event_thumbnail(frames[fi], _frame_by_index(report, fi), events[k], colours))
+            thumbs[k] = _png_of(event_thumbnail(frames[fi], _frame_by_index(report, fi), events[k], colours,
+                                                shirts=named))
     for k, fi in check_idx.items():
         if fi in frames:
             check_thumbs[k] = _png_of(event_thumbnail(frames[fi], _frame_by_index(report, fi), listed[k], colours,
-                                                      check_bgr()))
+                                                      check_bgr(), shirts=named))
 
     by_code: dict[str, int] = {}
     for ev in events:
