@@ -364,7 +364,8 @@ def field_map_png(report: dict) -> tuple[bytes, str]:
                 ax.scatter([x], [y], s=260 if big else 110, facecolors="none", linewidths=2, zorder=5,
                            edgecolors="#ff1a1a" if o["id"] in flagged else check_hex())
             if big:
-                ax.annotate(o["id"] + (f" #{named[o['id']]}" if o["id"] in named else ""), (x, y), xytext=(5, 4), textcoords="offset points", fontsize=8, color="white",
+                tag = o["id"] + (f" #{named[o['id']]}" if o["id"] in named else "")
+                ax.annotate(tag, (x, y), xytext=(5, 4), textcoords="offset points", fontsize=8, color="white",
                             zorder=6)
         ax.set_aspect("equal")
         ax.set_facecolor("#2d6a33")

@@ -197,7 +197,7 @@ def evaluate_detector(model_path: str | None, data: str, split: str = "val", img
     if data_yaml.is_dir():
         data_yaml = data_yaml / "data.yaml"
     detector = Detector(model_path, imgsz=imgsz, conf=0.25, runtime=runtime, ball_model="none", kind_model="none",
-                        refine_model="none")
+                        refine_model="none", number_model="none")
     metrics = detector.model.val(data=str(data_yaml.resolve()), split=split, imgsz=detector.imgsz, device="cpu",
                                  workers=0, plots=False, verbose=False, batch=8)
     ap50 = {}
@@ -213,7 +213,7 @@ def evaluate_detector(model_path: str | None, data: str, split: str = "val", img
         # the rider/umpire classifier. Neither changes a horse's score, so its horses above 0.25
         # are those of a detector made at 0.25.
         full = Detector(model_path, imgsz=imgsz, conf=0.001, runtime=runtime, ball_model="none", kind_model=kind_model,
-                        refine_model=refine_model)
+                        refine_model=refine_model, number_model="none")
         if full.kind is not None or full.refiner is not None:
             out["kind_model"] = str(full.kind.path) if full.kind is not None else None
             out["refine_model"] = str(full.refiner.path) if full.refiner is not None else None

@@ -232,7 +232,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                    motion_ball=MotionBallFinder() if opts.ball_motion else None,
                    hidden_horses=opts.hidden_horses, look_every=scaled_frames(3, fps / opts.stride),
                    person_memory=scaled_frames(25, fps),                 # video frames: 1 s
-                   numbers=getattr(detector, "numbers", None), read_every=scaled_frames(3, fps / opts.stride))
+                   numbers=getattr(detector, "numbers", None) if opts.number_model != "none" else None,
+                   read_every=scaled_frames(3, fps / opts.stride))
     total, done = reader.n_window_frames, 0
     # A window starting after the calibrated frame: the camera followed there first (vision.camera_lead_in).
     lead_total = lead_in_frames(fit.calibration.frame, fps, opts.window) if camera is not None else 0

@@ -96,7 +96,7 @@ def _raw_detector(model: str):
     """The detector alone (no refiner, classifier or ball stage): the boxes the refiner will be given."""
     from vision.detect import Detector
     return Detector(None if model == "auto" else model, conf=DETECTOR_CONF, refine_model="none",
-                    kind_model="none", ball_model="none")
+                    kind_model="none", ball_model="none", number_model="none")
 
 
 def _augment(x, y, torch):

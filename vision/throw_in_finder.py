@@ -181,7 +181,7 @@ def scan(video, opts, detector=None, progress=None, rate: float = SCAN_RATE, acr
     info = probe_video(video)
     stride = max(1, int(round((info.fps or 25.0) / rate)))
     opts = replace(opts, stride=stride, ball_model="none", ball_motion=False, annotate=False, throw_in_frame=None,
-                   across_cuts=across_cuts)
+                   across_cuts=across_cuts, number_model="none")        # the scan names nobody: no shirt numbers
     last_s = opts.window.end_s if opts.window is not None and opts.window.end_s is not None else info.duration_s
     named = team_hints(opts) is not None
     lineups, sides, cals, shots = [], [], [], []

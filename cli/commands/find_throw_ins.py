@@ -76,7 +76,7 @@ def _one(video: str, args: argparse.Namespace, class_map, shared: dict) -> int:
         if "detector" not in shared:
             from vision.detect import Detector
             shared["detector"] = Detector(args.model, class_map=class_map, conf=args.conf, runtime=args.runtime,
-                                          ball_model="none")
+                                          ball_model="none", number_model="none")
         with frame_progress(video, args.quiet) as progress:
             found = scan(video, opts, detector=shared["detector"], progress=progress, rate=args.rate,
                          across_cuts=not args.stop_at_cut)
