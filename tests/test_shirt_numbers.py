@@ -152,3 +152,17 @@ def test_report_csv_gives_each_players_shirt_number_where_read():
     rows = {r["id"]: r for r in csv.DictReader(io.StringIO(report_csv(
         {"frames": [frame], "shirt_numbers": {"named": {"red-t2": 4}}})))}
     assert rows["red-t2"]["shirt_number"] == "4" and rows["blue-t5"]["shirt_number"] == ""
+
+
+def test_training_runs_end_to_end_on_a_few_rendered_frames(tmp_path, capsys):
+    from cli.main import main
+    from vision.number_training import NumberTrainConfig, train_numbers
+    lines = []
+    record = train_numbers(NumberTrainConfig(out=str(tmp_path / "n.pt"), images=6, val_images=2, epochs=1,
+                                             workers=1, cuts=1), progress=lines.append)
+    assert record["crops"] == sum(record["crops_by_class"]) > 0 and len(lines) == 1
+    assert (tmp_path / "n.train.json").exists()
+    p = NumberReader(tmp_path / "n.pt").read(np.zeros((80, 80, 3), np.uint8), np.array([[10, 5, 40, 70]]))
+    assert p.shape == (1, 5) and abs(float(p.sum()) - 1) < 1e-4
+    assert main(["train-numbers", "--out", str(tmp_path / "m.pt"), "--epochs", "0"]) == 2
+    assert "must be at least 1" in capsys.readouterr().err and not (tmp_path / "m.pt").exists()

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from vision.shirt_numbers import CROP_H, CROP_W, MIN_BOX_H, NUMBERS, READ_MIN, build_net, crop_riders
-from vision.small_nets import SmallNetTrainConfig, half_state, save_weights, train_epochs
+from vision.small_nets import half_state, save_weights, train_epochs
 
 SHOWN_MIN = 0.8
 HIDDEN_MAX = 0.2
@@ -30,9 +30,13 @@ VAL_SEED_OFFSET = 1_000_003
 
 
 @dataclass
-class NumberTrainConfig(SmallNetTrainConfig):
-    data: str = ""              # unused: the frames are rendered here
+class NumberTrainConfig:
+    """What training the reader takes (no dataset: the frames are rendered here; vision.small_nets
+    trains it as it trains the other small networks)."""
     out: str = "models/polo-numbers.pt"
+    batch: int = 256
+    lr: float = 3e-3
+    seed: int = 0
     images: int = 3000          # frames rendered for training
     val_images: int = 300       # frames rendered (another seed) for validation
     epochs: int = 12
