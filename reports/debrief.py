@@ -33,7 +33,8 @@ import numpy as np
 from reports.atomic import write_text
 from reports.coverage import (camera_cut_warning, camera_drift_warning, coverage_warnings, cutaway_warnings,
                               later_play_warning, players_throw_in_warning)
-from reports.writers import part_analysed, players_shown, plus_minus, shirt_name, shown, unseen_hit_note, withheld_reason
+from reports.writers import (note_line, note_runs, part_analysed, player_names, players_shown, plus_minus, shown,
+                             unseen_hit_note, withheld_reason)
 from rules.events import WORST, event_key
 
 THUMB_WIDTH = 480
@@ -593,16 +594,9 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
                 + (f"<p class=\"muted\">Pictures of the first {max_thumbnails} only.</p>"
                    if len(listed) > max_thumbnails else "")) if checks else ""
 
-    notes: dict[str, set] = {}
-    named = ((report.get("shirt_numbers") or {}).get("named")) or {}
-    team_of = {p["id"]: p.get("team") for fr in report.get("frames") or [] for p in fr.get("players") or []}
-    for fr in report.get("frames") or []:
-        for n in fr.get("notes") or []:
-            pid = n.get("player")
-            shirt = shirt_name(team_of.get(pid) or "", named[pid]) if pid in named and team_of.get(pid) else None
-            notes.setdefault(n["code"], set()).add(f"{shirt} ({pid})" if shirt else pid or "")
-    items = [f"<li><span class=\"code\">{_e(c)}</span> {_e(', '.join(sorted(p for p in ps if p)))}</li>"
-             for c, ps in notes.items()]
+    names = player_names(report)
+    items = [f"<li><span class=\"code\">{_e(run['code'])}</span> {_e(note_line(run, names)[len(run['code']):].strip())}"
+             f"<br><span class=\"muted\">{_e(run['text'])}</span></li>" for run in note_runs(report)]
     for ev in report.get("events_withheld") or []:
         items.append(f"<li><span class=\"code\">withheld: {_e(ev['code'])}</span> {_e(who(ev))}, frames "
                      f"{ev['start_frame']}–{ev['end_frame']} ({_e(withheld_reason(ev))})</li>")

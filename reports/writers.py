@@ -78,6 +78,44 @@ def shirt_name(team: str, number: int | None) -> str | None:
     return None if number is None else f"{team[:1].upper()}{team[1:]} #{number}"
 
 
+def player_names(report: dict) -> dict[str, str]:
+    """Player id → "Red #2 (red-t7)" where his shirt number was read, else the id itself."""
+    named = (report.get("shirt_numbers") or {}).get("named") or {}
+    out = {}
+    for fr in report.get("frames") or []:
+        for p in fr.get("players") or []:
+            if p["id"] not in out:
+                shirt = shirt_name(p.get("team") or "", named.get(p["id"])) if p.get("team") else None
+                out[p["id"]] = f"{shirt} ({p['id']})" if shirt else p["id"]
+    return out
+
+
+def note_runs(report: dict) -> list[dict]:
+    """The rules' notes (not violations) of the frames, one per code and player: its first and
+    last frame and the largest distance from the centre it gives, in the order first seen."""
+    runs: dict[tuple, dict] = {}
+    for fr in report.get("frames") or []:
+        for n in fr.get("notes") or []:
+            run = runs.setdefault((n["code"], n.get("player")), {
+                "code": n["code"], "player": n.get("player"), "first_frame": fr["index"], "first_s": fr["t"],
+                "last_frame": fr["index"], "text": n.get("text", ""), "distance_from_centre_yd": None})
+            run["last_frame"] = fr["index"]
+            d = n.get("distance_from_centre_yd")
+            if d is not None and (run["distance_from_centre_yd"] is None or d > run["distance_from_centre_yd"]):
+                run["distance_from_centre_yd"] = d
+    return list(runs.values())
+
+
+def note_line(run: dict, names: dict[str, str]) -> str:
+    """A note run in words: "SLOW_TO_LINEUP Red #2 (red-t7) frames 0-120, up to 21.3 yd from the centre"."""
+    who = names.get(run["player"], run["player"]) if run["player"] else ""
+    frames = f"frame {run['first_frame']}" if run["first_frame"] == run["last_frame"] else \
+        f"frames {run['first_frame']}-{run['last_frame']}"
+    far = run["distance_from_centre_yd"]
+    return " ".join(w for w in (run["code"], who, frames) if w) + \
+        (f", up to {far:.1f} yd from the centre" if far is not None else "")
+
+
 def shown(ev: dict, key: str = "player") -> str | None:
     """An event's player (`key`: "player" or "opponent") as a reader should see him: "Red #2
     (red-t7)" where his shirt number was read (vision.shirt_numbers), else his track id."""
@@ -144,6 +182,11 @@ def console_summary(report: dict) -> str:
         who = players_shown(ev, " with ")
         lines.append(f"  {ev['code']} {who} frames {ev['start_frame']}-{ev['end_frame']} "
                      f"({ev['start_s']:.2f}-{ev['end_s']:.2f} s) {_number(ev['worst'])}")
+    runs = note_runs(report)
+    if runs:
+        names = player_names(report)
+        lines.append("notes (not violations):")
+        lines += [f"  {note_line(run, names)}" for run in runs]
     for warning in report_warnings(report):
         lines.append(f"warning: {warning}")
     return "\n".join(lines)

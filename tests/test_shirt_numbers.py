@@ -166,3 +166,24 @@ def test_training_runs_end_to_end_on_a_few_rendered_frames(tmp_path, capsys):
     assert p.shape == (1, 5) and abs(float(p.sum()) - 1) < 1e-4
     assert main(["train-numbers", "--out", str(tmp_path / "m.pt"), "--epochs", "0"]) == 2
     assert "must be at least 1" in capsys.readouterr().err and not (tmp_path / "m.pt").exists()
+
+
+def test_the_console_and_the_debrief_name_the_slow_returner_of_the_rules_example():
+    """"Red #2 is slow returning to the lineup and is still 20 yards from center": the note is
+    printed once for its run of frames, with the player's shirt and his largest distance."""
+    from reports.debrief import debrief_html
+    from reports.writers import console_summary
+    frames = []
+    for i, d in enumerate((20.4, 21.3, 20.9)):
+        frames.append({"index": i, "t": i * 0.04, "phase": "lineup", "violations": [], "umpires": [],
+                       "players": [{"id": "red-t1", "track_id": 1, "team": "red", "x_yd": 150.0 - d, "y_yd": 60.0,
+                                    "sigma_yd": 0.2}],
+                       "notes": [{"code": "SLOW_TO_LINEUP", "player": "red-t1", "distance_from_centre_yd": d,
+                                  "text": "not yet in the line-up"}]})
+    report = {"video": "v.mp4", "frames_analysed": 3, "fps": 25.0, "summary": {"processing_s": 1.0},
+              "calibration": {"rms_px": 1, "rms_yd": 0.1}, "throw_in": {"frame": None}, "events": [],
+              "frames": frames, "shirt_numbers": {"reader": "r.pt", "reads": 9, "named": {"red-t1": 2},
+                                                  "same_player": []}}
+    text = console_summary(report)
+    assert "  SLOW_TO_LINEUP Red #2 (red-t1) frames 0-2, up to 21.3 yd from the centre" in text.splitlines()
+    assert "Red #2 (red-t1) frames 0-2, up to 21.3 yd from the centre" in debrief_html(report)
