@@ -1,8 +1,8 @@
 """Per-stage speed of the analysis pipeline on a 720p sample clip, one process.
 
 Stages: decode, detect (shipped model), ball (the ball stage's windows around the umpire and
-the last sighting), pair+track, camera motion (homography update), teams (appearance), rules
-(vectorised, whole clip), draw (overlays), encode (H.264).
+the last sighting), pair+track, camera motion (homography update), teams (appearance), numbers
+(the shirt-number reader), rules (vectorised, whole clip), draw (overlays), encode (H.264).
 Prints frames per second per stage and end to end, and each stage's share of the time.
 
     .venv/bin/python bench/bench_pipeline.py [--clip sample_videos/clean_lineup_pan/clip.mp4] [--frames 100]
@@ -31,6 +31,7 @@ from vision.homography import calibrate, image_to_field  # noqa: E402
 from vision.pipeline import AnalyzeOptions, _batch  # noqa: E402
 from vision.players import pair_units  # noqa: E402
 from vision.positions import ground_point_px  # noqa: E402
+from vision.shirt_numbers import readable  # noqa: E402
 from vision.teams import describe  # noqa: E402
 from vision.tracking import UnitTracker  # noqa: E402
 from vision.video_io import VideoWriter, open_video  # noqa: E402
@@ -82,6 +83,12 @@ def main() -> None:
                 for k in np.flatnonzero(~np.isnan(units.person_xyxy[:, 0])):
                     describe(frame, units.person_xyxy[k])
             t5 = time.perf_counter(); spent["teams"] += t5 - t4
+            if det.numbers is not None and n % 3 == 0:   # as vision.observe before a track's number is settled
+                ok = readable(units.person_xyxy) & ~units.is_umpire
+                if ok.any():
+                    det.numbers.read(frame, units.person_xyxy[ok])
+            t5b = time.perf_counter(); spent["numbers"] += t5b - t5
+            t5 = t5b
             positions.append(yd)
             markers = [Marker(int(i), "red", b, p) for i, b, p in zip(ids, units.horse_xyxy, yd)]
             out = annotate(frame, markers, np.linalg.inv(step.H), ["FIVE YARD red-1 4.2 yd"])
@@ -103,11 +110,13 @@ def main() -> None:
     total = sum(spent.values())
     print(f"{clip.name}: {n} frames at {reader.size[0]}x{reader.size[1]}, detector input {det.imgsz} ({det.path.name}, {det.runtime} on the CPU)")
     print(f"  (the ball stage ran {looks_run} windows in {n} frames)")
-    for stage in ("decode", "detect", "ball", "track", "homography", "teams", "rules", "draw", "encode"):
+    for stage in ("decode", "detect", "ball", "track", "homography", "teams", "numbers", "rules", "draw", "encode"):
         s = spent[stage]
         print(f"  {stage:11s} {n / s if s else float('inf'):9.1f} frames/s  {100 * s / total:5.1f}% of the time")
     print(f"  end to end  {n / total:9.1f} frames/s; stages other than detection (detector and ball stage): "
-          f"{100 * (total - spent['detect'] - spent['ball']) / total:.1f}% of the time (one stage after another)")
+          f"{100 * (total - spent['detect'] - spent['ball']) / total:.1f}% of the time (one stage after another); "
+          f"the shirt-number reader counted with detection: "
+          f"{100 * (total - spent['detect'] - spent['ball'] - spent['numbers']) / total:.1f}%")
     pipelined(clip, det, max(1, args.repeats))
 
 
@@ -135,6 +144,11 @@ def pipelined(clip: Path, det, repeats: int = 1) -> None:
         analyze(clip, opts, detector=det)
         runs["noball"].append(time.perf_counter() - t0)
         det.ball_finder = finder
+        numbers, det.numbers = det.numbers, None
+        t0 = time.perf_counter()
+        analyze(clip, opts, detector=det)
+        runs["nonum"].append(time.perf_counter() - t0)
+        det.numbers = numbers
         t0 = time.perf_counter()
         analysis = analyze(clip, opts, detector=det)
         runs["an"].append(time.perf_counter() - t0)
@@ -142,7 +156,7 @@ def pipelined(clip: Path, det, repeats: int = 1) -> None:
             t0 = time.perf_counter()
             write_annotated(clip, analysis, Path(tmp) / "a.mp4", team_colours=team_hints(opts))
             runs["ann"].append(time.perf_counter() - t0)
-    base, t_noball, t_an, t_ann = (float(np.median(runs[k])) for k in ("base", "noball", "an", "ann"))
+    base, t_noball, t_an, t_ann, t_nonum = (float(np.median(runs[k])) for k in ("base", "noball", "an", "ann", "nonum"))
     print(f"whole clip, {n} frames{f', medians of {repeats} rounds' if repeats > 1 else ''}: "
           f"decode+detect alone {n / base:.1f} frames/s")
     print(f"  analyze without the ball stage {n / t_noball:6.1f} frames/s; beyond decode+detect: "
@@ -153,10 +167,15 @@ def pipelined(clip: Path, det, repeats: int = 1) -> None:
           f"{100 * (t_an + t_ann - base) / (t_an + t_ann):5.1f}% of its time")
     # Detection is the detector (with its rider/umpire classifier) and the ball stage, another
     # YOLO detector: what the ball stage adds is the difference between the two analyze runs.
-    other = t_noball - base
-    print(f"  stages other than decode and detection (detector, classifier and ball stage): "
-          f"{100 * other / t_an:5.1f}% of analyze (reports), "
-          f"{100 * (other + t_ann) / (t_an + t_ann):5.1f}% of analyze + annotated.mp4")
+    # The shirt-number reader, another network on crops, is counted apart: what it adds is the
+    # difference between analyze with and without it.
+    reader = t_an - t_nonum
+    print(f"  the shirt-number reader: {100 * reader / t_an:5.1f}% of analyze (reports) "
+          f"(without it {n / t_nonum:.1f} frames/s)")
+    for with_reader, other in (("", t_noball - base - reader), (", the reader among them", t_noball - base)):
+        print(f"  stages other than decode and detection (detector, classifier and ball stage{with_reader}): "
+              f"{100 * other / t_an:5.1f}% of analyze (reports), "
+              f"{100 * (other + t_ann) / (t_an + t_ann):5.1f}% of analyze + annotated.mp4")
 
 
 if __name__ == "__main__":
