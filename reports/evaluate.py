@@ -13,8 +13,8 @@
 
 Tracks are matched to truth objects per frame with the Hungarian method on field distance
 (at most `match_yd` apart); a track's truth id is its most frequent match. An event's player
-is the truth object his track was matched to most over the event's own frames (the track's
-truth id where it was matched in none of them): a track that changed player in a dense
+is the truth object his track was matched to most over the event's own frames and half a
+second either side (EVENT_REACH; the track's truth id where it was matched in none of them): a track that changed player in a dense
 line-up is judged on the player it followed when the event happened. The figures with the
 track's one truth id for its whole life are kept (`event_precision_by_track`,
 `event_recall_by_track`).
@@ -27,6 +27,8 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from rules.events import violation_events
+
+EVENT_REACH = 12     # frames either side of an event over which its player's track is matched to the truth
 
 
 def _objects(fr: dict) -> list[dict]:
@@ -110,8 +112,9 @@ def evaluate_report(report: dict, truth: dict, min_run: int | None = None, toler
         return id_map.get(rid)
 
     def during(rid, ev):
-        """The truth object `rid` was matched to most over the event's frames (else over its life)."""
-        seen = Counter(t for i in range(ev["start_frame"], ev["end_frame"] + 1)
+        """The truth object `rid` was matched to most over the event's frames and EVENT_REACH
+        frames either side (one frame's match in a scrum is a coin toss), else over its life."""
+        seen = Counter(t for i in range(ev["start_frame"] - EVENT_REACH, ev["end_frame"] + EVENT_REACH + 1)
                        for r, t, _ in pairs.get(i, ()) if r == rid)
         return seen.most_common(1)[0][0] if seen else id_map.get(rid)
 

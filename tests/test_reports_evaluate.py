@@ -57,18 +57,18 @@ def test_findings_to_check_are_scored_apart_from_the_events():
 
 
 def test_an_event_is_judged_on_the_player_its_track_followed_when_it_happened():
-    """A track on Red #1 for 20 frames, then on Red #2 (an id switch in the line-up) while Red
+    """A track on Red #1 for 35 frames, then on Red #2 (an id switch in the line-up) while Red
     #2 stands inside the 5 yards: its event is Red #2's (right), though the track's most frequent
     match over its life is Red #1 (the by-track figure calls it wrong). Shirt numbers read are
     scored on the track's life."""
-    n = 30
+    n = 60
     frames, expected, rframes = [], [], []
     for i in range(n):
         frames.append({"index": i, "objects": [
             {"id": "red-1", "role": "player", "x": 140.0, "y": 66.0},
             {"id": "red-2", "role": "player", "x": 148.0, "y": 60.0},
             {"id": "U1", "role": "umpire", "x": 150.0, "y": 58.0}]})
-        late = i >= 20
+        late = i >= 35
         expected.append({"index": i, "phase": "lineup", "notes": [], "violations":
                          [{"code": "FIVE_YARD", "player": "red-2", "distance_yd": 2.8}] if late else []})
         x, y = (148.0, 60.0) if late else (140.0, 66.0)
@@ -76,7 +76,7 @@ def test_an_event_is_judged_on_the_player_its_track_followed_when_it_happened():
                         "players": [{"id": "red-t7", "team": "red", "x_yd": x, "y_yd": y, "sigma_yd": 0.2}],
                         "umpires": [{"id": "U-t3", "x_yd": 150.0, "y_yd": 58.0, "sigma_yd": 0.2}]})
     truth = {"throw_in_frame": None, "frames": frames, "expected": {"frames": expected}}
-    event = {"code": "FIVE_YARD", "player": "red-t7", "start_frame": 20, "end_frame": 29, "frames": 10,
+    event = {"code": "FIVE_YARD", "player": "red-t7", "start_frame": 40, "end_frame": 59, "frames": 20,
              "worst": {"code": "FIVE_YARD", "player": "red-t7", "distance_yd": 2.8}}
     report = {"frames": rframes, "events": [event], "throw_in": {"frame": None}, "options": {"min_run": 3},
               "shirt_numbers": {"named": {"red-t7": 1}}}
