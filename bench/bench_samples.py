@@ -146,10 +146,10 @@ def main() -> None:
           + "".join(f"; {n} {s['to_check']} ({s['to_check_true']} true), recall {s['event_recall']:.2f} -> "
                     f"{s['event_recall_with_to_check']:.2f} with them" for n, s in listed.items()))
     moved = {n: s for n, s in scores.items() if (s["event_precision"], s["event_recall"])
-             != (s["event_precision_by_track"], s["event_recall_by_track"])}
-    print(f"events with each track given one truth object for its whole life (the score before session 33): "
+             != (s["event_precision_at_event"], s["event_recall_at_event"])}
+    print("events with each event's track matched to the truth at the event (reports.evaluate): "
           + ("the same on every clip" if not moved else "; ".join(
-              f"{n} {s['event_precision_by_track']:.2f} / {s['event_recall_by_track']:.2f}" for n, s in moved.items())))
+              f"{n} {s['event_precision_at_event']:.2f} / {s['event_recall_at_event']:.2f}" for n, s in moved.items())))
     named = sum(s["shirt_numbers"] for s in scores.values())
     wrong = {n: s["shirt_numbers_wrong"] for n, s in scores.items() if s["shirt_numbers_wrong"]}
     print(f"shirt numbers: {named} player tracks named (of {sum(s['player_tracks'] for s in scores.values())}) "

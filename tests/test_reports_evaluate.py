@@ -58,9 +58,9 @@ def test_findings_to_check_are_scored_apart_from_the_events():
 
 def test_an_event_is_judged_on_the_player_its_track_followed_when_it_happened():
     """A track on Red #1 for 35 frames, then on Red #2 (an id switch in the line-up) while Red
-    #2 stands inside the 5 yards: its event is Red #2's (right), though the track's most frequent
-    match over its life is Red #1 (the by-track figure calls it wrong). Shirt numbers read are
-    scored on the track's life."""
+    #2 stands inside the 5 yards: at the event its event is Red #2's (right), though the track's
+    most frequent match over its life is Red #1 (the headline figure calls it wrong). Shirt
+    numbers read are scored on the track's life."""
     n = 60
     frames, expected, rframes = [], [], []
     for i in range(n):
@@ -81,8 +81,8 @@ def test_an_event_is_judged_on_the_player_its_track_followed_when_it_happened():
     report = {"frames": rframes, "events": [event], "throw_in": {"frame": None}, "options": {"min_run": 3},
               "shirt_numbers": {"named": {"red-t7": 1}}}
     s = evaluate_report(report, truth)
-    assert s["event_precision"] == 1.0 and s["event_recall"] == 1.0
-    assert s["event_precision_by_track"] == 0.0 and s["event_recall_by_track"] == 0.0
+    assert s["event_precision_at_event"] == 1.0 and s["event_recall_at_event"] == 1.0
+    assert s["event_precision"] == 0.0 and s["event_recall"] == 0.0
     assert s["shirt_numbers"] == 1 and s["shirt_numbers_right"] == 1 and s["shirt_numbers_wrong"] == []
     report["shirt_numbers"]["named"]["red-t7"] = 2
     assert evaluate_report(report, truth)["shirt_numbers_wrong"] == ["red-t7"]
