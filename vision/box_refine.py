@@ -26,7 +26,7 @@ import numpy as np
 
 from vision.detect import ROOT, ModelError
 from vision.detections import HORSE, RIDER, UMPIRE, Detections
-from vision.small_nets import conv_block, openvino_compile
+from vision.small_nets import conv_block, load_optional, openvino_compile
 
 DEFAULT_REFINE_MODEL = ROOT / "models" / "polo-refine.pt"
 PADS = {"horse": 0.4, "person": 0.25}               # of the box's width / height, added on each side
@@ -141,8 +141,4 @@ class BoxRefiner:
 
 def load_box_refiner(model: str | Path | None = "auto") -> BoxRefiner | None:
     """"auto": the shipped refiner when its file is there (else None); "none": None; a path: that file."""
-    if model in (None, "none"):
-        return None
-    if model == "auto":
-        return BoxRefiner() if DEFAULT_REFINE_MODEL.exists() else None
-    return BoxRefiner(model)
+    return load_optional(model, DEFAULT_REFINE_MODEL, BoxRefiner)

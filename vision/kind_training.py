@@ -16,7 +16,7 @@ import numpy as np
 from vision.detections import RIDER, UMPIRE
 from vision.detector_eval import labelled_frames
 from vision.person_kind import CROP_H, CROP_W, build_net, crop_persons
-from vision.small_nets import SmallNetTrainConfig, half_state, save_weights, train_epochs
+from vision.small_nets import SmallNetTrainConfig, half_state, photometric, save_weights, train_epochs
 
 
 @dataclass
@@ -52,17 +52,10 @@ def collect_crops(cfg: KindTrainConfig, rng: np.random.Generator) -> tuple[np.nd
 
 
 def _augment(x, torch):
-    """Random left-right flip and brightness/contrast/colour gain, per crop."""
+    """Random left-right flip, then the shared photometric augmentation (vision.small_nets)."""
     flip = torch.rand(len(x)) < 0.5
     x = torch.where(flip[:, None, None, None], x.flip(3), x)
-    gain = 1 + 0.25 * (torch.rand(len(x), 1, 1, 1) - 0.5) + 0.08 * (torch.rand(len(x), 3, 1, 1) - 0.5)
-    mean = x.mean(dim=(1, 2, 3), keepdim=True)
-    contrast = 1 + 0.3 * (torch.rand(len(x), 1, 1, 1) - 0.5)
-    x = ((x - mean) * contrast + mean * gain).clamp(0, 1)
-    # Softened detail on some crops, as video compression and motion blur soften the stripes.
-    soft = torch.rand(len(x)) < 0.3
-    blurred = torch.nn.functional.avg_pool2d(torch.nn.functional.pad(x, (1, 1, 1, 1), mode="replicate"), 3, 1)
-    return torch.where(soft[:, None, None, None], 0.5 * x + 0.5 * blurred, x)
+    return photometric(x, torch)
 
 
 def scores(labels: np.ndarray, p: np.ndarray) -> dict:

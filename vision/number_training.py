@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from vision.shirt_numbers import CROP_H, CROP_W, MIN_BOX_H, NUMBERS, READ_MIN, build_net, crop_riders
-from vision.small_nets import half_state, save_weights, train_epochs
+from vision.small_nets import half_state, photometric, save_weights, train_epochs
 
 SHOWN_MIN = 0.8
 HIDDEN_MAX = 0.2
@@ -108,17 +108,6 @@ def collect(seed: int, n: int, cuts: int, jitter: float, workers: int, desc: str
     return crops, labels
 
 
-def _augment(x, torch):
-    """Brightness/contrast/colour gain and a softened stroke on some crops (no flips)."""
-    gain = 1 + 0.25 * (torch.rand(len(x), 1, 1, 1) - 0.5) + 0.08 * (torch.rand(len(x), 3, 1, 1) - 0.5)
-    mean = x.mean(dim=(1, 2, 3), keepdim=True)
-    contrast = 1 + 0.3 * (torch.rand(len(x), 1, 1, 1) - 0.5)
-    x = ((x - mean) * contrast + mean * gain).clamp(0, 1)
-    soft = torch.rand(len(x)) < 0.3
-    blurred = torch.nn.functional.avg_pool2d(torch.nn.functional.pad(x, (1, 1, 1, 1), mode="replicate"), 3, 1)
-    return torch.where(soft[:, None, None, None], 0.5 * x + 0.5 * blurred, x)
-
-
 def scores(labels: np.ndarray, probs: np.ndarray) -> dict:
     """Accuracy over the five classes, and for the reads that would count in a vote (best digit
     >= READ_MIN): how many there are per true number, and how many of them are right."""
@@ -155,7 +144,8 @@ def train_numbers(cfg: NumberTrainConfig, progress=print) -> dict:
     net = build_net()
 
     def loss_of(idx):
-        return loss_fn(net(_augment(x_all[idx].float() / 255.0, torch)), y_all[idx])
+        # no flips: a mirrored digit is not a digit
+        return loss_fn(net(photometric(x_all[idx].float() / 255.0, torch)), y_all[idx])
 
     history = []
     for epoch, train_loss in train_epochs(net, torch, cfg, np.arange(len(labels)), rng, loss_of):

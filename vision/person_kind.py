@@ -17,11 +17,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from vision.detect import ROOT, ModelError
-from vision.small_nets import conv_block, openvino_compile
+from vision.detect import ROOT
+from vision.small_nets import SmallClassifier, conv_block, load_optional, resized_crops
 
 DEFAULT_KIND_MODEL = ROOT / "models" / "polo-kind.pt"
 CROP_W, CROP_H = 32, 48
@@ -30,19 +29,7 @@ MARGIN_X, MARGIN_Y = 0.10, 0.05      # of the box's width / height, each side
 
 def crop_persons(frame: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """(N, 3, CROP_H, CROP_W) float32 in [0, 1], RGB: each box with its margin, resized."""
-    h, w = frame.shape[:2]
-    out = np.zeros((len(boxes), 3, CROP_H, CROP_W), np.float32)
-    for i, (x1, y1, x2, y2) in enumerate(np.asarray(boxes, float)):
-        mx, my = MARGIN_X * (x2 - x1), MARGIN_Y * (y2 - y1)
-        a, b = int(max(0, np.floor(x1 - mx))), int(min(w, np.ceil(x2 + mx)))
-        c, d = int(max(0, np.floor(y1 - my))), int(min(h, np.ceil(y2 + my)))
-        if b - a < 2 or d - c < 2:
-            continue
-        crop = frame[c:d, a:b]
-        interp = cv2.INTER_AREA if crop.shape[0] > CROP_H else cv2.INTER_LINEAR
-        crop = cv2.resize(crop, (CROP_W, CROP_H), interpolation=interp)
-        out[i] = crop[:, :, ::-1].transpose(2, 0, 1) / 255.0
-    return out
+    return resized_crops(frame, boxes, CROP_W, CROP_H, MARGIN_X, MARGIN_Y)
 
 
 def build_net():
@@ -52,53 +39,22 @@ def build_net():
                          nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(64, 2))
 
 
-class KindClassifier:
+class KindClassifier(SmallClassifier):
     """Loads the weights once; `p_umpire(frame, boxes)` gives each person box's probability of
     being an umpire."""
 
-    def __init__(self, path: str | Path | None = None):
-        import torch
-        self.path = Path(path) if path else DEFAULT_KIND_MODEL
-        if not self.path.exists():
-            raise ModelError(f"rider/umpire classifier not found: {self.path}")
-        try:
-            saved = torch.load(self.path, map_location="cpu", weights_only=True)
-            self.net = build_net()
-            self.net.load_state_dict({k: v.float() for k, v in saved["state_dict"].items()})
-        except Exception as exc:  # noqa: BLE001 - any loader failure is the file's
-            raise ModelError(f"cannot load rider/umpire classifier {self.path}: {exc}") from None
-        self.net.eval()
-        self._torch = torch
-        self.runtime = "torch"
-        self._compiled = None
-        try:
-            self._compiled = openvino_compile(self.net, torch, (3, CROP_H, CROP_W))
-            self.runtime = "openvino"
-        except Exception:  # noqa: BLE001 - no OpenVINO, or it cannot take the net: PyTorch serves
-            self._compiled = None
+    what = "rider/umpire classifier"
+    default_path = DEFAULT_KIND_MODEL
+    crop_shape = (3, CROP_H, CROP_W)
+    build_net = staticmethod(build_net)
 
     def p_umpire(self, frame: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        if not len(boxes):
-            return np.zeros(0, np.float32)
-        return self.p_umpire_crops(crop_persons(frame, boxes))
+        return self.p_umpire_crops(crop_persons(frame, np.asarray(boxes, float).reshape(-1, 4)))
 
     def p_umpire_crops(self, crops: np.ndarray) -> np.ndarray:
-        if not len(crops):
-            return np.zeros(0, np.float32)
-        if self._compiled is not None:
-            logits = self._compiled(np.ascontiguousarray(crops, np.float32))[0]
-            e = np.exp(logits - logits.max(axis=1, keepdims=True))
-            return (e[:, 1] / e.sum(axis=1)).astype(np.float32)
-        torch = self._torch
-        with torch.inference_mode():
-            logits = self.net(torch.from_numpy(np.ascontiguousarray(crops)))
-            return torch.softmax(logits, 1)[:, 1].numpy().astype(np.float32)
+        return self.probabilities(crops)[:, 1]
 
 
 def load_kind_classifier(model: str | Path | None = "auto") -> KindClassifier | None:
     """"auto": the shipped classifier when its file is there (else None); "none": None; a path: that file."""
-    if model in (None, "none"):
-        return None
-    if model == "auto":
-        return KindClassifier() if DEFAULT_KIND_MODEL.exists() else None
-    return KindClassifier(model)
+    return load_optional(model, DEFAULT_KIND_MODEL, KindClassifier)

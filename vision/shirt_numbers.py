@@ -23,11 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from vision.detect import ROOT, ModelError
-from vision.small_nets import conv_block, openvino_compile
+from vision.detect import ROOT
+from vision.small_nets import SmallClassifier, conv_block, load_optional, resized_crops
 
 DEFAULT_NUMBER_MODEL = ROOT / "models" / "polo-numbers.pt"
 CROP_W, CROP_H = 40, 56
@@ -42,19 +41,7 @@ CLASH_OVERLAP = 5                    # frames two tracks must share to clash ove
 
 def crop_riders(frame: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """(N, 3, CROP_H, CROP_W) float32 in [0, 1], RGB: each rider box with its margin, resized."""
-    h, w = frame.shape[:2]
-    out = np.zeros((len(boxes), 3, CROP_H, CROP_W), np.float32)
-    for i, (x1, y1, x2, y2) in enumerate(np.asarray(boxes, float)):
-        mx, my = MARGIN_X * (x2 - x1), MARGIN_Y * (y2 - y1)
-        a, b = int(max(0, np.floor(x1 - mx))), int(min(w, np.ceil(x2 + mx)))
-        c, d = int(max(0, np.floor(y1 - my))), int(min(h, np.ceil(y2 + my)))
-        if b - a < 2 or d - c < 2:
-            continue
-        crop = frame[c:d, a:b]
-        interp = cv2.INTER_AREA if crop.shape[0] > CROP_H else cv2.INTER_LINEAR
-        crop = cv2.resize(crop, (CROP_W, CROP_H), interpolation=interp)
-        out[i] = crop[:, :, ::-1].transpose(2, 0, 1) / 255.0
-    return out
+    return resized_crops(frame, boxes, CROP_W, CROP_H, MARGIN_X, MARGIN_Y)
 
 
 def readable(boxes: np.ndarray) -> np.ndarray:
@@ -71,55 +58,25 @@ def build_net():
                          nn.Linear(64, 1 + len(NUMBERS)))
 
 
-class NumberReader:
+class NumberReader(SmallClassifier):
     """Loads the weights once; `read(frame, boxes)` gives each rider box's class probabilities
     (N, 5): none readable, 1, 2, 3, 4."""
 
-    def __init__(self, path: str | Path | None = None):
-        import torch
-        self.path = Path(path) if path else DEFAULT_NUMBER_MODEL
-        if not self.path.exists():
-            raise ModelError(f"shirt-number reader not found: {self.path}")
-        try:
-            saved = torch.load(self.path, map_location="cpu", weights_only=True)
-            self.net = build_net()
-            self.net.load_state_dict({k: v.float() for k, v in saved["state_dict"].items()})
-        except Exception as exc:  # noqa: BLE001 - any loader failure is the file's
-            raise ModelError(f"cannot load shirt-number reader {self.path}: {exc}") from None
-        self.net.eval()
-        self._torch = torch
-        self.runtime = "torch"
-        self._compiled = None
-        try:
-            self._compiled = openvino_compile(self.net, torch, (3, CROP_H, CROP_W))
-            self.runtime = "openvino"
-        except Exception:  # noqa: BLE001 - no OpenVINO, or it cannot take the net: PyTorch serves
-            self._compiled = None
+    what = "shirt-number reader"
+    default_path = DEFAULT_NUMBER_MODEL
+    crop_shape = (3, CROP_H, CROP_W)
+    build_net = staticmethod(build_net)
 
     def read(self, frame: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        if not len(boxes):
-            return np.zeros((0, 1 + len(NUMBERS)), np.float32)
-        return self.read_crops(crop_riders(frame, boxes))
+        return self.read_crops(crop_riders(frame, np.asarray(boxes, float).reshape(-1, 4)))
 
     def read_crops(self, crops: np.ndarray) -> np.ndarray:
-        if not len(crops):
-            return np.zeros((0, 1 + len(NUMBERS)), np.float32)
-        if self._compiled is not None:
-            logits = self._compiled(np.ascontiguousarray(crops, np.float32))[0]
-            e = np.exp(logits - logits.max(axis=1, keepdims=True))
-            return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
-        torch = self._torch
-        with torch.inference_mode():
-            return torch.softmax(self.net(torch.from_numpy(np.ascontiguousarray(crops))), 1).numpy().astype(np.float32)
+        return self.probabilities(crops)
 
 
 def load_number_reader(model: str | Path | None = "auto") -> NumberReader | None:
     """"auto": the shipped reader when its file is there (else None); "none": None; a path: that file."""
-    if model in (None, "none"):
-        return None
-    if model == "auto":
-        return NumberReader() if DEFAULT_NUMBER_MODEL.exists() else None
-    return NumberReader(model)
+    return load_optional(model, DEFAULT_NUMBER_MODEL, NumberReader)
 
 
 @dataclass
