@@ -16,7 +16,7 @@ import numpy as np
 from vision.detections import RIDER, UMPIRE
 from vision.detector_eval import labelled_frames
 from vision.person_kind import CROP_H, CROP_W, build_net, crop_persons
-from vision.small_nets import SmallNetTrainConfig, half_state, photometric, save_weights, train_epochs
+from vision.small_nets import SmallNetTrainConfig, half_state, photometric, save_weights, softmax_batches, train_epochs
 
 
 @dataclass
@@ -88,11 +88,7 @@ def train_kind(cfg: KindTrainConfig, progress=print) -> dict:
 
     history = []
     for epoch, train_loss in train_epochs(net, torch, cfg, tr_idx, rng, loss_of):
-        p = np.zeros(0)
-        with torch.inference_mode():
-            for k in range(0, len(va_idx), 1024):
-                x = x_all[torch.from_numpy(va_idx[k:k + 1024])].float() / 255.0
-                p = np.concatenate([p, torch.softmax(net(x), 1)[:, 1].numpy()])
+        p = softmax_batches(net, torch, x_all[torch.from_numpy(va_idx)])[:, 1]
         row = {"epoch": epoch, "train_loss": train_loss, **scores(labels[val], p)}
         history.append(row)
         progress(f"epoch {row['epoch']}/{cfg.epochs}: loss {row['train_loss']:.4f}, "

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from vision.shirt_numbers import CROP_H, CROP_W, MIN_BOX_H, NUMBERS, READ_MIN, build_net, crop_riders
-from vision.small_nets import half_state, photometric, save_weights, train_epochs
+from vision.small_nets import half_state, photometric, save_weights, softmax_batches, train_epochs
 
 SHOWN_MIN = 0.8
 HIDDEN_MAX = 0.2
@@ -149,10 +149,7 @@ def train_numbers(cfg: NumberTrainConfig, progress=print) -> dict:
 
     history = []
     for epoch, train_loss in train_epochs(net, torch, cfg, np.arange(len(labels)), rng, loss_of):
-        probs = np.zeros((0, 1 + len(NUMBERS)))
-        with torch.inference_mode():
-            for k in range(0, len(vlabels), 1024):
-                probs = np.concatenate([probs, torch.softmax(net(xv[k:k + 1024].float() / 255.0), 1).numpy()])
+        probs = softmax_batches(net, torch, xv)
         row = {"epoch": epoch, "train_loss": train_loss, **scores(vlabels, probs)}
         history.append(row)
         progress(f"epoch {epoch}/{cfg.epochs}: loss {train_loss:.4f}, "

@@ -50,6 +50,15 @@ def train_epochs(net, torch, cfg: SmallNetTrainConfig, tr_idx, rng, loss_of):
         yield epoch + 1, total / max(len(tr_idx), 1)
 
 
+def softmax_batches(net, torch, x, batch: int = 1024) -> np.ndarray:
+    """(N, classes) softmax of `net` (in eval mode) on uint8 crops `x` (N, C, H, W), a batch at a time."""
+    out = []
+    with torch.inference_mode():
+        for k in range(0, len(x), batch):
+            out.append(torch.softmax(net(x[k:k + batch].float() / 255.0), 1).numpy())
+    return np.concatenate(out) if out else np.zeros((0, net[-1].out_features), np.float32)
+
+
 def conv_block(cin: int, cout: int, pool: bool) -> list:
     """3x3 conv, batch norm, ReLU, then a 2x2 max pool when `pool`."""
     from torch import nn
