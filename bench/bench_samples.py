@@ -154,7 +154,9 @@ def main() -> None:
     wrong = {n: s["shirt_numbers_wrong"] for n, s in scores.items() if s["shirt_numbers_wrong"]}
     print(f"shirt numbers: {named} player tracks named (of {sum(s['player_tracks'] for s in scores.values())}) "
           f"on {sum(1 for s in scores.values() if s['shirt_numbers'])} clips, "
-          f"{sum(s['shirt_numbers_right'] for s in scores.values())} right"
+          f"{sum(s['shirt_numbers_right'] for s in scores.values())} right; "
+          f"{sum(s['players_named'] for s in scores.values())} of {sum(s['players'] for s in scores.values())} "
+          f"players named rightly on some track"
           + "".join(f"; wrong on {n}: {', '.join(w)}" for n, w in wrong.items()))
     if args.json:
         Path(args.json).write_text(json.dumps(scores, indent=1, default=str))

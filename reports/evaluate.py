@@ -161,6 +161,9 @@ def evaluate_report(report: dict, truth: dict, min_run: int | None = None, toler
     # (A track never matched to a truth object, placed more than match_yd from every one, is not scored.)
     scored = {pid: n for pid, n in named.items() if pid in id_map}
     wrong = sorted(pid for pid, n in scored.items() if id_map[pid] != f"{team_of.get(pid)}-{n}")
+    # The truth players at least one track of whom carries his number rightly.
+    players = {o["id"] for fr in truth["frames"] for o in fr["objects"] if o["role"] == "player"}
+    named_players = {id_map[pid] for pid in scored if pid not in wrong}
     err = np.array(errors) if errors else np.array([np.nan])
     return {"events": len(mine), "truth_events": len(truth_events),
             "event_precision": round(precision, 4), "event_recall": round(recall, 4),
@@ -175,6 +178,7 @@ def evaluate_report(report: dict, truth: dict, min_run: int | None = None, toler
             "id_switches": switches,
             "shirt_numbers": len(named), "shirt_numbers_right": len(scored) - len(wrong), "shirt_numbers_wrong": wrong,
             "shirt_numbers_unmatched": len(named) - len(scored),
+            "players_named": len(named_players & players), "players": len(players),
             "player_tracks": len(team_of),
             "throw_in_frame": r_ti, "truth_throw_in_frame": t_ti,
             "throw_in_frame_error": None if r_ti is None or t_ti is None else abs(r_ti - t_ti),

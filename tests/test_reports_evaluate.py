@@ -84,9 +84,10 @@ def test_an_event_is_judged_on_the_player_its_track_followed_when_it_happened():
     assert s["event_precision_at_event"] == 1.0 and s["event_recall_at_event"] == 1.0
     assert s["event_precision"] == 0.0 and s["event_recall"] == 0.0
     assert s["shirt_numbers"] == 1 and s["shirt_numbers_right"] == 1 and s["shirt_numbers_wrong"] == []
+    assert s["players_named"] == 1 and s["players"] == 2          # Red #1 named, Red #2 not
     report["shirt_numbers"]["named"]["red-t7"] = 2
     assert evaluate_report(report, truth)["shirt_numbers_wrong"] == ["red-t7"]
     report["shirt_numbers"]["named"] = {"red-t9": 1}         # a track never matched to a truth object: not scored
     s = evaluate_report(report, truth)
     assert s["shirt_numbers"] == 1 and s["shirt_numbers_unmatched"] == 1
-    assert s["shirt_numbers_right"] == 0 and s["shirt_numbers_wrong"] == []
+    assert s["shirt_numbers_right"] == 0 and s["shirt_numbers_wrong"] == [] and s["players_named"] == 0
