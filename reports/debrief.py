@@ -33,8 +33,8 @@ import numpy as np
 from reports.atomic import write_text
 from reports.coverage import (camera_cut_warning, camera_drift_warning, coverage_warnings, cutaway_warnings,
                               later_play_warning, players_throw_in_warning)
-from reports.writers import (note_line, note_runs, part_analysed, player_names, players_shown, plus_minus, shown,
-                             unseen_hit_note, withheld_reason)
+from reports.writers import (named_numbers, note_line, note_runs, part_analysed, player_names, player_teams,
+                             players_shown, plus_minus, shown, unseen_hit_note, withheld_reason)
 from rules.events import WORST, event_key
 
 THUMB_WIDTH = 480
@@ -123,12 +123,10 @@ def players_html(report: dict) -> str:
     shirts = report.get("shirt_numbers") or {}
     if not shirts.get("reader"):
         return ""
-    named = shirts.get("named") or {}
+    named = named_numbers(report)
     tracks: dict[str, list[str]] = {}
-    for fr in report.get("frames") or []:
-        for p in fr.get("players") or []:
-            if p["id"] not in tracks.setdefault(p.get("team") or "", []):
-                tracks[p.get("team") or ""].append(p["id"])
+    for pid, team in player_teams(report).items():
+        tracks.setdefault(team or "", []).append(pid)
     rows = []
     for team, ids in sorted(tracks.items()):
         numbers = sorted({named[i] for i in ids if i in named})
@@ -330,7 +328,7 @@ def field_map_png(report: dict) -> tuple[bytes, str]:
     length, width = _field_size(report)
     fr, caption = _map_frame(report)
     colours = {t: _hex(c) for t, c in team_colours_bgr(report).items()}
-    named = (report.get("shirt_numbers") or {}).get("named") or {}     # "red-t2 #4" where the number was read
+    named = named_numbers(report)     # "red-t2 #4" where the number was read
     flagged, to_check = set(), set()
     if fr is not None:
         for v in fr["violations"]:
@@ -509,7 +507,7 @@ def debrief_html(report: dict, video_path: str | Path | None = None, href: str =
     check_idx = {k: worst_frame(report, ev, "to_check") for k, ev in enumerate(listed[:max_thumbnails])}
     frames = read_frames(video_path, {*thumb_idx.values(), *check_idx.values()}) if video_path is not None else {}
     thumbs, check_thumbs = {}, {}
-    named = (report.get("shirt_numbers") or {}).get("named") or {}
+    named = named_numbers(report)
     for k, fi in thumb_idx.items():
         if fi in frames:
             thumbs[k] = _png_of(event_thumbnail(frames[fi], _frame_by_index(report, fi), events[k], colours,

@@ -28,6 +28,7 @@ from collections import Counter
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from reports.writers import named_numbers, player_teams
 from rules.events import violation_events
 
 EVENT_REACH = 12     # frames either side of an event over which its player's track is matched to the truth
@@ -156,8 +157,8 @@ def evaluate_report(report: dict, truth: dict, min_run: int | None = None, toler
     t_ti, r_ti = truth.get("throw_in_frame"), report["throw_in"]["frame"]
     # Shirt numbers read (vision.shirt_numbers): right when the truth object the track follows
     # most is that team's player of that number (truth ids are "<team>-<number>").
-    team_of = {fr_p["id"]: fr_p["team"] for fr in report["frames"] for fr_p in fr["players"]}
-    named = (report.get("shirt_numbers") or {}).get("named") or {}
+    team_of = player_teams(report)
+    named = named_numbers(report)
     # (A track never matched to a truth object, placed more than match_yd from every one, is not scored.)
     scored = {pid: n for pid, n in named.items() if pid in id_map}
     wrong = sorted(pid for pid, n in scored.items() if id_map[pid] != f"{team_of.get(pid)}-{n}")

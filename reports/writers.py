@@ -27,7 +27,7 @@ def report_csv(report: dict) -> str:
     """One row per tracked player or umpire per frame, with that object's violations (and the
     findings to check that name him: within their uncertainty, not violations) and his shirt
     number where it was read on his track (vision.shirt_numbers)."""
-    named = (report.get("shirt_numbers") or {}).get("named") or {}
+    named = named_numbers(report)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
@@ -78,15 +78,27 @@ def shirt_name(team: str, number: int | None) -> str | None:
     return None if number is None else f"{team[:1].upper()}{team[1:]} #{number}"
 
 
-def player_names(report: dict) -> dict[str, str]:
-    """Player id → "Red #2 (red-t7)" where his shirt number was read, else the id itself."""
-    named = (report.get("shirt_numbers") or {}).get("named") or {}
-    out = {}
+def named_numbers(report: dict) -> dict[str, int]:
+    """Player id → the shirt number read on his track (report.json `shirt_numbers` → `named`)."""
+    return (report.get("shirt_numbers") or {}).get("named") or {}
+
+
+def player_teams(report: dict) -> dict[str, str | None]:
+    """Player id → his team, every player of the report's frames in the order first seen."""
+    out: dict[str, str | None] = {}
     for fr in report.get("frames") or []:
         for p in fr.get("players") or []:
-            if p["id"] not in out:
-                shirt = shirt_name(p.get("team") or "", named.get(p["id"])) if p.get("team") else None
-                out[p["id"]] = f"{shirt} ({p['id']})" if shirt else p["id"]
+            out.setdefault(p["id"], p.get("team"))
+    return out
+
+
+def player_names(report: dict) -> dict[str, str]:
+    """Player id → "Red #2 (red-t7)" where his shirt number was read, else the id itself."""
+    named = named_numbers(report)
+    out = {}
+    for pid, team in player_teams(report).items():
+        shirt = shirt_name(team, named.get(pid)) if team else None
+        out[pid] = f"{shirt} ({pid})" if shirt else pid
     return out
 
 

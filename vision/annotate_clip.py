@@ -7,7 +7,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from reports.writers import players_shown, plus_minus
+from reports.writers import named_numbers, players_shown, plus_minus
 from vision.draw import CHECK_BGR, Marker, annotate
 from vision.map_view import plan_views
 from vision.video_io import VideoWriter, Window, open_video, prefetch
@@ -74,7 +74,7 @@ def write_annotated(video: str | Path, analysis, out_path: str | Path, team_colo
     view = None
     to_check = analysis.report.get("events_to_check") or []
     # "red-t7" → 2 where his shirt number was read ("Red #2"; vision.shirt_numbers)
-    shirts = (analysis.report.get("shirt_numbers") or {}).get("named") or {}
+    shirts = named_numbers(analysis.report)
     done = 0
     with VideoWriter(out_path, fps, preset=ANNOTATED_PRESET) as writer:
         kept = getattr(analysis, "kept_frames", None)

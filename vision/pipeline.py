@@ -394,8 +394,11 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
                           if identity.get(tid) in opts.defending})
     followed_twice = resolve_clashes(votes, identity, {tid: np.flatnonzero(~np.isnan(xy[k, :, 0]))
                                                        for k, tid in enumerate(tids)})
-    shirts = {player_id(identity[tid], tid): shirt_name(identity[tid], v.number)
-              for tid, v in votes.items() if v.number is not None}
+    named, shirts = {}, {}                  # player id → his number; → "Red #2"
+    for tid, v in votes.items():
+        if v.number is not None:
+            pid = player_id(identity[tid], tid)
+            named[pid], shirts[pid] = v.number, shirt_name(identity[tid], v.number)
 
     batch = _batch(fld, opts.defending, tids, identity, xy, t, ph, ball, cov, interpolated)
     unseen_hits: set[int] = set()                     # plays on a hit the ball stage did not see
@@ -432,8 +435,7 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
             rec["number_clash"] = v.clash
     report["shirt_numbers"] = {"reader": str(obs.numbers.path) if obs.numbers is not None else None,
                                "reads": len(obs.number_reads),
-                               "named": {player_id(identity[tid], tid): v.number for tid, v in votes.items()
-                                         if v.number is not None},
+                               "named": named,
                                # tracks of one team and number never on the field together: one player
                                "same_player": [[player_id(identity[tid], tid) for tid in g] for g in followed_twice]}
     report["roster"] = {"off_field_tracks": roster.outside, "frames_with_too_many_players": roster.masked_frames,

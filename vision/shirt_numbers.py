@@ -141,8 +141,6 @@ def resolve_clashes(votes: dict[int, NumberVote], team_of: dict[int, str | None]
     return groups
 
 
-
-
 def track_reads(number_reads: list[tuple], frames: list) -> dict[int, list[np.ndarray]]:
     """The reads (vision.observe: frame position, unit index, probabilities) by the track id
     each unit has now (after the tracks were cut or exchanged: vision.swaps)."""
