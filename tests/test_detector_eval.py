@@ -11,7 +11,7 @@ import pytest
 
 from synth.dataset import write_dataset
 from vision.detections import HORSE, RIDER, UMPIRE, Detections, box_iou
-from vision.detector_eval import DENSE_OVERLAP, _split_images, dense_misses, labels_of, pipeline_map50
+from vision.detector_eval import DENSE_OVERLAP, _split_images, dense_misses, horse_recall, labels_of, pipeline_map50
 
 
 @pytest.fixture(scope="module")
@@ -111,3 +111,24 @@ def test_dense_misses_count_none_when_every_horse_is_found(dataset):
     out = dense_misses(none, dataset, "train")
     assert out["missed"] == 0 and out["dense_horses"] > 0
     assert 0 <= out["overlapping_over_nms"] <= 1
+
+
+def test_a_second_box_on_a_horse_lowers_precision_not_recall(dataset):
+    """horse_recall's one-to-one precision: every true horse boxed once gives 1; each horse boxed
+    twice (the copy 2 px off, IoU ~0.9 with it) keeps recall at 1 and halves precision."""
+    images = iter(_split_images(dataset, "train"))
+
+    def detector(image, twice):
+        cls, boxes = labels_of(next(images), image.shape[1], image.shape[0])
+        horses = boxes[cls == HORSE]
+        if twice:
+            horses = np.concatenate([horses, horses + 2.0])
+        return Detections(horses.astype(np.float32), np.full(len(horses), HORSE, np.int64),
+                          np.full(len(horses), 0.9, np.float32))
+    once = horse_recall(lambda img: detector(img, False), dataset, "train")
+    images = iter(_split_images(dataset, "train"))
+    double = horse_recall(lambda img: detector(img, True), dataset, "train")
+    assert once["horse_recall_iou50"] == pytest.approx(1.0) and once["horse_precision_iou50"] == pytest.approx(1.0)
+    assert double["horse_recall_iou50"] == pytest.approx(1.0)
+    assert double["horse_precision_iou50"] == pytest.approx(0.5)
+    assert double["horse_boxes"] == 2 * once["horse_boxes"] > 0

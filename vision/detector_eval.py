@@ -97,22 +97,25 @@ def _horse_truths(data_yaml: Path, split: str):
 def horse_recall(detector, data_yaml: Path, split: str = "val", iou: float = 0.5, min_conf: float = 0.0,
                  account_raw_conf: float | None = None) -> dict:
     """Share of true horses matched one-to-one at IoU `iou` by the detector's horse boxes scored at
-    least `min_conf`, overall and in the dense line-up (horses whose box overlaps another's).
+    least `min_conf`, overall and in the dense line-up (horses whose box overlaps another's), and
+    the share of those boxes so matched (one-to-one precision: a second box on a horse is not).
     With `account_raw_conf`, also `dense_misses`' account of the dense horses missed, from the
     same detections."""
-    found = total = dense_found = dense_total = 0
+    found = total = dense_found = dense_total = boxes = 0
     misses = dict.fromkeys(("missed", "suppressed", "low_score", "not_proposed", "over_nms"), 0)
     for image, truth in _horse_truths(data_yaml, split):
         det = detector(image).of(HORSE)
-        hit = _matched(truth, det.xyxy[det.confidence >= min_conf], iou)
+        kept = det.xyxy[det.confidence >= min_conf]
+        hit = _matched(truth, kept, iou)
         near = _neighbour_overlap(truth)
         dense = near > DENSE_OVERLAP
-        found += hit.sum(); total += len(truth)
+        found += hit.sum(); total += len(truth); boxes += len(kept)
         dense_found += hit[dense].sum(); dense_total += dense.sum()
         if account_raw_conf is not None and dense.any():
             _count_misses(detector, image, truth, near, dense & ~hit, iou, account_raw_conf, misses)
     out = {"horse_recall_iou50": found / max(total, 1), "horses": int(total),
-           "horse_recall_iou50_dense": dense_found / max(dense_total, 1), "dense_horses": int(dense_total)}
+           "horse_recall_iou50_dense": dense_found / max(dense_total, 1), "dense_horses": int(dense_total),
+           "horse_precision_iou50": found / max(boxes, 1), "horse_boxes": int(boxes)}
     if account_raw_conf is not None:
         n = max(int(dense_total), 1)
         out["dense_misses"] = {"dense_horses": int(dense_total), "missed": misses["missed"],

@@ -21,7 +21,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"mAP50 {name:7s} model {ap if ap is None else round(ap, 3)}"
               + ("" if kind is None else f"   with the box refiner and rider/umpire classifier {kind:.3f}"))
     print(f"horse recall@0.5 model {result['horse_recall_iou50']:.3f} (dense line-up "
-          f"{result['horse_recall_iou50_dense']:.3f}, {result['dense_horses']} horses)")
+          f"{result['horse_recall_iou50_dense']:.3f}, {result['dense_horses']} horses); one-to-one precision "
+          f"{result['horse_precision_iou50']:.3f} ({result['horse_boxes']} boxes)")
     miss = result["dense_misses"]
     share = miss["missed_share"]
     print(f"dense line-up horses the model misses, of {miss['dense_horses']}: {miss['missed']}; a box on the horse "
@@ -31,7 +32,8 @@ def run(args: argparse.Namespace) -> int:
     if "pipeline" in result:
         pipe = result["pipeline"]
         print(f"horse recall@0.5 with the box refiner {pipe['horse_recall_iou50']:.3f} (dense line-up "
-              f"{pipe['horse_recall_iou50_dense']:.3f})")
+              f"{pipe['horse_recall_iou50_dense']:.3f}); one-to-one precision {pipe['horse_precision_iou50']:.3f} "
+              f"({pipe['horse_boxes']} boxes)")
     return 0
 
 
