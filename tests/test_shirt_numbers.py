@@ -43,7 +43,14 @@ def test_two_tracks_of_one_team_seen_together_cannot_share_a_number():
     frames = {1: np.arange(0, 100), 2: np.arange(50, 120), 3: np.arange(0, 100), 4: np.arange(0, 100)}
     assert resolve_clashes(votes, team, frames) == []
     assert votes[1].number == 2 and votes[2].number is None and "red #2" in votes[2].clash
+    assert "track 1," in votes[2].clash
     assert votes[3].number == 2                                  # the other team's #2 is no clash
+    # A third track of that number, after both: one player followed again (he keeps it); the
+    # clash names only the track seen together with the loser.
+    votes = {1: NumberVote(2, 12, 1.0), 2: NumberVote(2, 5, 1.0), 5: NumberVote(2, 7, 1.0)}
+    frames[5], team[5] = np.arange(130, 200), "red"
+    assert resolve_clashes(votes, team, frames) == [[1, 5]]
+    assert votes[5].number == 2 and votes[2].clash == "red #2 also read on track 1, on the field at the same time"
     # One after the other (a lost track followed by a new one): one player, both keep the number.
     votes = {1: NumberVote(2, 12, 1.0), 2: NumberVote(2, 5, 1.0)}
     assert resolve_clashes(votes, team, {1: np.arange(0, 50), 2: np.arange(60, 120)}) == [[1, 2]]

@@ -122,18 +122,19 @@ def resolve_clashes(votes: dict[int, NumberVote], team_of: dict[int, str | None]
     groups = []
     for (team, number), tids in sorted(by_key.items()):
         tids = sorted(tids, key=lambda k: (-votes[k].reads, k))
-        losers = set()
+        beside: dict[int, list[int]] = {}          # each loser: the tracks it was seen together with
         for i, a in enumerate(tids):
             for b in tids[i + 1:]:
                 together = len(np.intersect1d(frames_of.get(a, []), frames_of.get(b, [])))
                 if together < CLASH_OVERLAP:
                     continue
                 if votes[a].reads == votes[b].reads:
-                    losers |= {a, b}
-                else:
-                    losers.add(b)
+                    beside.setdefault(a, []).append(b)
+                beside.setdefault(b, []).append(a)
+        losers = set(beside)
         for k in losers:
-            votes[k].clash = f"{team} #{number} also read on track {', '.join(str(o) for o in tids if o != k)}"
+            votes[k].clash = (f"{team} #{number} also read on track {', '.join(str(o) for o in sorted(beside[k]))}, "
+                              f"on the field at the same time")
             votes[k].number = None
         kept = [k for k in tids if k not in losers]
         if len(kept) > 1:
