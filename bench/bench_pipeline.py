@@ -5,7 +5,7 @@ the last sighting), pair+track, camera motion (homography update), teams (appear
 (the shirt-number reader), rules (vectorised, whole clip), draw (overlays), encode (H.264).
 Prints frames per second per stage and end to end, and each stage's share of the time.
 
-    .venv/bin/python bench/bench_pipeline.py [--clip sample_videos/clean_lineup_pan/clip.mp4] [--frames 100]
+    .venv/bin/python bench/bench_pipeline.py [--clip sample_videos/clean_lineup_pan/clip.mp4] [--frames 100] [--stride 2]
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +44,8 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=100)
     ap.add_argument("--model", default=None)
     ap.add_argument("--runtime", default="auto", help="detector runtime (default: auto, as analyze)")
+    ap.add_argument("--stride", type=int, default=1,
+                    help="also time analyze --stride N on the whole clip (video frames a second)")
     ap.add_argument("--repeats", type=int, default=1,
                     help="repeat the whole-clip runs and report medians (timings on shared machines are noisy)")
     args = ap.parse_args()
@@ -117,10 +120,10 @@ def main() -> None:
           f"{100 * (total - spent['detect'] - spent['ball']) / total:.1f}% of the time (one stage after another); "
           f"the shirt-number reader counted with detection: "
           f"{100 * (total - spent['detect'] - spent['ball'] - spent['numbers']) / total:.1f}%")
-    pipelined(clip, det, max(1, args.repeats))
+    pipelined(clip, det, max(1, args.repeats), args.stride)
 
 
-def pipelined(clip: Path, det, repeats: int = 1) -> None:
+def pipelined(clip: Path, det, repeats: int = 1, stride: int = 1) -> None:
     """The real thing, whole clip: `analyze` as the CLI runs it (decode and detection of the
     next frame overlapping the rest), then the annotated clip (decode, draw, encode), against
     decoding and detecting alone. The overhead is the share of the wall time that is not
@@ -156,6 +159,15 @@ def pipelined(clip: Path, det, repeats: int = 1) -> None:
             t0 = time.perf_counter()
             write_annotated(clip, analysis, Path(tmp) / "a.mp4", team_colours=team_hints(opts))
             runs["ann"].append(time.perf_counter() - t0)
+        if stride > 1:              # every Nth frame analysed (the report says so), the clip drawn on those
+            strided = replace(opts, stride=stride)
+            t0 = time.perf_counter()
+            analysis = analyze(clip, strided, detector=det)
+            runs["st"].append(time.perf_counter() - t0)
+            with tempfile.TemporaryDirectory() as tmp:
+                t0 = time.perf_counter()
+                write_annotated(clip, analysis, Path(tmp) / "a.mp4", team_colours=team_hints(strided))
+                runs["st_ann"].append(time.perf_counter() - t0)
     base, t_noball, t_an, t_ann, t_nonum = (float(np.median(runs[k])) for k in ("base", "noball", "an", "ann", "nonum"))
     print(f"whole clip, {n} frames{f', medians of {repeats} rounds' if repeats > 1 else ''}: "
           f"decode+detect alone {n / base:.1f} frames/s")
@@ -169,6 +181,10 @@ def pipelined(clip: Path, det, repeats: int = 1) -> None:
     # YOLO detector: what the ball stage adds is the difference between the two analyze runs.
     # The shirt-number reader, another network on crops, is counted apart: what it adds is the
     # difference between analyze with and without it.
+    if stride > 1:
+        t_st, t_st_ann = float(np.median(runs["st"])), float(np.median(runs["st_ann"]))
+        print(f"  analyze --stride {stride} (reports) {n / t_st:6.1f} video frames/s; + annotated.mp4 "
+              f"{n / (t_st + t_st_ann):6.1f} (1 frame in {stride} analysed)")
     reader = t_an - t_nonum
     print(f"  the shirt-number reader: {100 * reader / t_an:5.1f}% of analyze (reports) "
           f"(without it {n / t_nonum:.1f} frames/s)")

@@ -76,6 +76,7 @@ def main() -> None:
     ap.add_argument("--number-model", default="auto", help="the shirt-number reader (default: the shipped one)")
     ap.add_argument("--hidden-horses", action=argparse.BooleanOptionalAction, default=True,
                     help="riders of hidden horses are players (vision.players; analyze's default)")
+    ap.add_argument("--stride", type=int, default=1, help="analyse every Nth frame (analyze --stride; default 1)")
     ap.add_argument("--json", default=None, help="also write the scores here")
     ap.add_argument("--keep", default=None, metavar="DIR", help="also keep each clip's report.json in DIR/CLIP/")
     ap.add_argument("--rerender", type=int, default=None, metavar="SEED",
@@ -106,7 +107,7 @@ def main() -> None:
         side = load_sidecar(clip)
         opts = AnalyzeOptions(defending=side["defending"], calibration=side["calibration"],
                               team_colours=side["team_colours"], annotate=False, runtime=args.runtime,
-                              hidden_horses=args.hidden_horses)
+                              hidden_horses=args.hidden_horses, stride=args.stride)
         det = detector
         if args.truth_boxes:
             from synth.truth_detector import TruthDetector
