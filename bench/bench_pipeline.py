@@ -135,7 +135,9 @@ def pipelined(clip: Path, det, repeats: int = 1, stride: int = 1) -> None:
     opts = AnalyzeOptions(defending=side["defending"], calibration=side["calibration"],
                           team_colours=side["team_colours"])
     runs = defaultdict(list)
-    for _ in range(repeats):     # the four runs one after another, each round: medians of each
+    # "an": every frame; "st": every Nth (the report says what was skipped)
+    timed_runs = [("an", opts)] + ([("st", replace(opts, stride=stride))] if stride > 1 else [])
+    for _ in range(repeats):     # the runs one after another, each round: medians of each
         t0 = time.perf_counter()
         n = 0
         for _i, _t, frame in open_video(clip):
@@ -152,23 +154,15 @@ def pipelined(clip: Path, det, repeats: int = 1, stride: int = 1) -> None:
         analyze(clip, opts, detector=det)
         runs["nonum"].append(time.perf_counter() - t0)
         det.numbers = numbers
-        t0 = time.perf_counter()
-        analysis = analyze(clip, opts, detector=det)
-        runs["an"].append(time.perf_counter() - t0)
-        with tempfile.TemporaryDirectory() as tmp:
+        for key, o in timed_runs:   # analyze, then the annotated clip
             t0 = time.perf_counter()
-            write_annotated(clip, analysis, Path(tmp) / "a.mp4", team_colours=team_hints(opts))
-            runs["ann"].append(time.perf_counter() - t0)
-        if stride > 1:              # every Nth frame analysed (the report says so), the clip drawn on those
-            strided = replace(opts, stride=stride)
-            t0 = time.perf_counter()
-            analysis = analyze(clip, strided, detector=det)
-            runs["st"].append(time.perf_counter() - t0)
+            analysis = analyze(clip, o, detector=det)
+            runs[key].append(time.perf_counter() - t0)
             with tempfile.TemporaryDirectory() as tmp:
                 t0 = time.perf_counter()
-                write_annotated(clip, analysis, Path(tmp) / "a.mp4", team_colours=team_hints(strided))
-                runs["st_ann"].append(time.perf_counter() - t0)
-    base, t_noball, t_an, t_ann, t_nonum = (float(np.median(runs[k])) for k in ("base", "noball", "an", "ann", "nonum"))
+                write_annotated(clip, analysis, Path(tmp) / "a.mp4", team_colours=team_hints(o))
+                runs[key + "_ann"].append(time.perf_counter() - t0)
+    base, t_noball, t_an, t_ann, t_nonum = (float(np.median(runs[k])) for k in ("base", "noball", "an", "an_ann", "nonum"))
     print(f"whole clip, {n} frames{f', medians of {repeats} rounds' if repeats > 1 else ''}: "
           f"decode+detect alone {n / base:.1f} frames/s")
     print(f"  analyze without the ball stage {n / t_noball:6.1f} frames/s; beyond decode+detect: "
