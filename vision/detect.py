@@ -173,8 +173,11 @@ def drop_converged_horses(raw: Detections, refined: Detections, overlap: float =
     together, IoU at least `overlap` after and at least `gain` more than before (`raw`: the
     boxes before refining, in the same order as `refined`), the best scored is kept; the rider
     of the one taken away is then placed from his own box where his horse is hidden
-    (vision.players). Horses that overlap in the truth overlap before refining as well: two
-    neighbours in a rank seen from the side overlap by IoU ~0.6 in both."""
+    (vision.players). Horses that overlap in the truth mostly overlap before refining as well
+    (two neighbours in a rank seen from the side: IoU ~0.6 in both), but not always: on the
+    held-out renders (seed 777) 11 of the 153 boxes this takes were a horse's only good box
+    (horse recall 0.930 -> 0.924), the other 142 second boxes on a horse (one-to-one precision
+    0.905 -> 0.948); on the 48 sample and re-rendered clips 34 meet every target, not 32."""
     horse = np.flatnonzero(refined.class_id == HORSE)
     if len(horse) < 2:
         return refined
