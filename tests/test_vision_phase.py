@@ -56,6 +56,31 @@ def test_a_release_seen_after_play_began_gives_way_to_the_start_of_play():
     assert ti.method == "ball" and ti.frame == 110 - RELEASE_LAG_FRAMES
 
 
+def test_a_start_after_which_the_line_up_stood_again_gives_way_to_the_release():
+    """Two tracks that ride for 0.8 s and stop (a returner taking his place, tracks trading
+    places in the rank: a re-rendered slow_returner_red2) pass for a start of play; but the
+    players then stand for more than a second, through a release seen from the ball, and play
+    follows that release: the release is the throw-in. Players who keep riding after their
+    start still win over a later "release" (a hit)."""
+    xy = _players(None)
+    xy[:2, 50:70, 1] = 6.0 * (T[50:70] - T[50])[None, :]      # two ride 2.3 yd ...
+    xy[:2, 70:, 1] = xy[:2, 69:70, 1]                           # ... and stand again
+    xy[:, 125:, 1] += 6.0 * (T[125:] - T[125])[None, :]         # play, after the throw at 115
+    from vision.phase import stood_at, throw_in_from_players
+    assert throw_in_from_players(T, xy) is not None and abs(throw_in_from_players(T, xy) - 50) <= 3
+    ti = detect_throw_in(T, xy, _ball(thrown_at=115), UMPIRE)
+    assert ti.method == "ball" and ti.frame == 115 - RELEASE_LAG_FRAMES
+    # the same shuffle, the players not standing at the release (play began at 90): the players' start
+    xy2 = _players(None)
+    xy2[:2, 50:70, 1] = 6.0 * (T[50:70] - T[50])[None, :]
+    xy2[:2, 70:, 1] = xy2[:2, 69:70, 1]
+    xy2[:, 90:, 1] += 6.0 * (T[90:] - T[90])[None, :]
+    ti = detect_throw_in(T, xy2, _ball(thrown_at=115), UMPIRE)
+    assert ti.method == "players" and ti.frame < 115
+    # standing for less than STOOD_S at the release is not enough
+    assert stood_at(T, xy, 50, 114) and not stood_at(T, xy, 50, 114, stood_s=3.0)
+
+
 def test_players_riding_at_the_umpire_while_he_holds_the_ball_have_not_started_play():
     """The ball still in his hand through the second after the players move: that is not
     the throw-in (advancing on the umpire); with no later start there is none."""

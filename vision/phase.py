@@ -9,7 +9,9 @@ The throw-in frame is found, in order of preference, from
    who ride at the umpire before he throws have not started play), when the next such
    start is taken.
 Play cannot start before the throw-in: a start from the players before the release found
-from the ball wins (that "release" was a later hit; the thrown ball was not seen).
+from the ball wins (that "release" was a later hit; the thrown ball was not seen), unless
+the players stood again at that release (fewer than two riding, for at least STOOD_S, from
+before it): what moved them was the line-up's own shuffling, not play.
 Frames before the throw-in are the line-up, after it play. A user override wins.
 """
 from __future__ import annotations
@@ -68,6 +70,12 @@ PLAY_SUSTAIN_S = 0.5         # ... each time for this long: longer than SPEED_WI
                              # throw-in from the players; at 0.3 s, as before session 26)
 BALL_CONFIRM_S = 2.0         # a throw-in seen from the ball: play follows within this long (the
                              # ball must reach the players first; on the samples' true positions 0.9-1.3 s)
+STOOD_S = 1.0                # players standing this long at a release seen from the ball, after a "start of
+                             # play" from them: that start was not play (a re-rendered slow_returner_red2, seeds
+                             # 900 and 1900: the returner riding in front of his rank while the tracks behind him
+                             # traded places made a start at 130-133, then the line-up stood, moving counts 0-1
+                             # for 1.3 s, while the ball was thrown at 170; in the 3 s after the true start of
+                             # play on the 48 clips, fewer than two rode for at most 0.24 s)
 END_CHECK_S = 1.0            # a release too near the end for play to be seen in full is taken unless
                              # at least this much footage follows it and no player rides off in it
 
@@ -336,10 +344,34 @@ def detect_throw_in(t: np.ndarray, players: np.ndarray, ball_px: np.ndarray, ump
     f = throw_in_from_players(t, players)
     while f is not None and (released is None or f < released):
         end = int(np.searchsorted(t, t[f] + HELD_CHECK_S))
-        if not any(ball_held(ball_px, box, f, end) for box in umpire_boxes):
+        if not any(ball_held(ball_px, box, f, end) for box in umpire_boxes) and \
+                not (released is not None and stood_at(t, players, f, released)):
             return ThrowIn(f, "players")
         f = throw_in_from_players(t, players, start=f + 1)
     return ThrowIn(released, "ball") if released is not None else ThrowIn(None, "none")
+
+
+def stood_at(t: np.ndarray, xy: np.ndarray, start: int, release: int, movers: int = 2,
+             speed_yds: float = 2.5, stood_s: float = STOOD_S) -> bool:
+    """True when the players stood at frame `release`: fewer than `movers` of them faster than
+    `speed_yds` (throw_in_from_players' bar for a start) in a run of frames at least `stood_s`
+    long that holds `release` and begins after frame `start` (a start of play from the
+    players). Play, once begun, does not stand still again for a second, so that "start" was
+    the line-up's shuffling. Frames where no player's speed is known (the footage's ends)
+    do not count."""
+    v = speeds(xy, t, SPEED_WINDOW_S)
+    if not v.size or not 0 <= release < v.shape[1]:
+        return False
+    with np.errstate(invalid="ignore"):
+        low = (np.sum(v > speed_yds, axis=0) < movers) & np.any(np.isfinite(v), axis=0)
+    if not low[release]:
+        return False
+    a = b = release
+    while a - 1 > start and low[a - 1]:
+        a -= 1
+    while b + 1 < len(low) and low[b + 1]:
+        b += 1
+    return bool(t[b] - t[a] >= stood_s)
 
 
 def _ball_throw_followed_by_play(t: np.ndarray, fast: np.ndarray, ball_px: np.ndarray, box: np.ndarray,
