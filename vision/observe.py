@@ -13,7 +13,7 @@ from vision.detections import BALL, UMPIRE, Detections, inside_grown
 from vision.ball import HIT_SPEED_YDS
 from vision.homography import field_to_image, image_to_field
 from vision.phase import HAND_MARGIN
-from vision.players import pair_units
+from vision.players import pair_units, rider_from_horse
 from vision.positions import ground_point_px
 from vision.shirt_numbers import READ_MIN, readable
 from vision.teams import IdentityVoter, describe
@@ -85,6 +85,9 @@ class Observer:
     _ball_last: tuple | None = None     # (time s, field yd, at an umpire, in his hands) of the last ball seen
     _ball_played: bool = False          # a ball has been seen away from the umpires
     looks: list[tuple] = field(default_factory=list)   # (frame position, track id, Appearance, umpire said)
+    # (frame position, unit index, colour feature) of a horse no rider was paired with, seen where
+    # its rider would sit (vision.players.rider_from_horse): for a track no rider ever spoke for
+    rider_less_looks: list[tuple] = field(default_factory=list)
     _riders: dict = field(default_factory=dict)   # track id → (frame index, rider box, horse box, umpire said)
 
     def observe(self, index: int, t: float, frame: np.ndarray, det: Detections | None = None,
@@ -128,6 +131,18 @@ class Observer:
                 said = None                   # "a rider" from the detector: the stripes decide
             self.voter.observe(tid, look, umpire=said)
             self.looks.append((len(self.frames), tid, look, said))
+        # A horse whose rider the detector did not box (taken for a horse's box, or missed) in a
+        # frame: what is seen where he would sit is kept apart, by unit (its track id may change:
+        # vision.swaps), for a track with no look of its own (vision.pipeline, a team by colour).
+        lone = (ids >= 0) & np.isnan(units.person_xyxy[:, 0])
+        if units.inferred is not None:
+            lone &= ~units.inferred
+        for k in np.flatnonzero(lone):
+            if (len(self.frames) + int(ids[k])) % self.look_every:
+                continue
+            look = describe(frame, rider_from_horse(units.horse_xyxy[k])[0], stripes=False)
+            if look.feature is not None:
+                self.rider_less_looks.append((len(self.frames), int(k), look.feature))
         if self.numbers is not None and len(self.frames) % self.read_every == 0:
             self._read_numbers(frame, units, ids, seated)
         umpires = self._umpire_boxes(units, ids, index) \
@@ -205,6 +220,7 @@ class Observer:
         first, self.frames = self.frames[len(keep)], keep
         self.looks = [look for look in self.looks if look[0] < len(keep)]
         self.number_reads = [r for r in self.number_reads if r[0] < len(keep)]
+        self.rider_less_looks = [r for r in self.rider_less_looks if r[0] < len(keep)]
         self._horses_seen = [(s, xy) for s, xy in self._horses_seen if s < first.t]
         if self._ball_last is not None and self._ball_last[0] >= first.t:
             self._ball_last = None

@@ -158,8 +158,14 @@ def team_hints(opts: AnalyzeOptions) -> dict[str, tuple[int, int, int]] | None:
 
 
 def _identities(voter: IdentityVoter, tids: list[int], xy: np.ndarray, lineup: np.ndarray,
-                defending: dict[str, str], centre_x: float, named: bool) -> dict[int, str]:
+                defending: dict[str, str], centre_x: float, named: bool,
+                rider_less: dict[int, list] | None = None) -> dict[int, str]:
+    """Each track's identity by the voter; a track no rider's look spoke for takes the team its
+    horse's rider-less looks vote for (`rider_less`: track id → colour features; vision.observe)."""
     ident = {tid: voter.identity(tid) for tid in tids}
+    for tid, looks in (rider_less or {}).items():
+        if tid in ident and ident[tid] is None and not voter.observations(tid):
+            ident[tid] = voter.team_of(looks)
     if named:
         return {k: v for k, v in ident.items() if v}
     # Unnamed clusters: each goes to the team whose own half most of its riders stand in
@@ -385,7 +391,8 @@ def analyze(video: str | Path, opts: AnalyzeOptions, detector=None,
     throw = phase_mod.detect_throw_in(t, xy[player_rows], ball_px, ump_boxes,
                                       override=_override_index(opts.throw_in_frame, frames))
     ph = phase_mod.phases(F, throw)
-    identity = _identities(voter, tids, xy, ph == 0, opts.defending, fld.centre_x, hints is not None)
+    identity = _identities(voter, tids, xy, ph == 0, opts.defending, fld.centre_x, hints is not None,
+                           track_reads(obs.rider_less_looks, frames))
     identity, xy, roster = limit_roster(identity, tids, xy, list(opts.defending), fld.length_yd, fld.width_yd,
                                            max_per_team=PLAYERS_PER_TEAM, umpire_label=UMPIRE, guessed=interpolated)
 

@@ -27,7 +27,7 @@ Lab here is OpenCV's 8-bit Lab (L, a, b each 0..255, a = b = 128 for greys).
 """
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Hashable, Iterable, Mapping, Sequence
@@ -528,12 +528,27 @@ class IdentityVoter:
             # Looks nearly as close to both team colours (two kits in the band: a rider seen
             # over the shoulder of one of the other team in front of him) say little: when
             # enough looks are clear, only they vote.
-            voting = [n for n, c in zip(names, clear) if n is not None and c]
-            if len(voting) < self.min_votes:
-                voting = [n for n in names if n is not None]
-            for name in voting:
+            for name in self._voting(names, clear):
                 out[name] = out.get(name, 0.0) + 1.0
         return out
+
+    def _voting(self, names: list[str | None], clear: list[bool]) -> list[str]:
+        """The team names looks vote for (look_votes): the clear ones when there are at
+        least `min_votes` of them, else every look near a team colour."""
+        voting = [n for n, c in zip(names, clear) if n is not None and c]
+        return voting if len(voting) >= self.min_votes else [n for n in names if n is not None]
+
+    def team_of(self, looks: Sequence[np.ndarray]) -> str | None:
+        """The team that looks (colour features) not recorded under any track vote for, as a
+        track's own looks vote (votes): None when no team has `min_votes` of them. Never the
+        umpire, and the looks do not move the team colours."""
+        if not len(looks):
+            return None
+        tally = Counter(self._voting(*self.look_votes(np.asarray(looks, float).reshape(len(looks), -1))))
+        if not tally:
+            return None
+        name, n = tally.most_common(1)[0]
+        return name if n >= self.min_votes else None
 
     def identity(self, track_id: Hashable) -> str | None:
         """``"umpire"``, a team name, or None while the votes are too few."""
