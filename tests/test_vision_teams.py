@@ -283,3 +283,60 @@ def test_looks_of_two_kits_at_once_give_way_to_clear_looks():
     assert voter.identity("behind") == "red"
     assert voter.identity("always behind") == "blue"
     assert [voter.identity(t) for t in range(1, 9)] == ["red"] * 4 + ["blue"] * 4
+
+
+def test_looks_of_a_riderless_horse_give_a_team_without_moving_the_colours():
+    """A horse whose rider the detector never boxed (session 36: sample slow_returner_red2's
+    Red #1, his rider boxed as a horse) is looked at where its rider sits: those looks name a
+    team as a track's own would, need `min_votes`, never make an umpire, and leave the team
+    colours as they were."""
+    rng = np.random.default_rng(7)
+    voter = IdentityVoter()
+    _play(voter, rng)
+    red_name = voter.identity(1)
+    before = {k: v.copy() for k, v in voter.team_colours().items()}
+    reds = [describe(rider(rng, RED), BOX).feature for _ in range(5)]
+    assert voter.team_of(reds) == red_name
+    assert voter.team_of(reds[:2]) is None                       # fewer than min_votes
+    assert voter.team_of([describe(rider(rng, stripes="v"), BOX).feature] * 5) != UMPIRE
+    assert voter.team_of([]) is None
+    after = voter.team_colours()
+    assert all(np.allclose(before[k], after[k]) for k in before)
+
+
+def test_the_rider_a_horse_box_implies_sits_on_its_back():
+    """rider_from_horse: centred on the horse box, 0.33 of its height wide, from 0.21 of its
+    height above its top to 0.52 below (the samples' truth); in a rendered frame the box it
+    implies for a fully visible horse overlaps the true rider's by IoU 0.5 or more."""
+    import json
+    from pathlib import Path
+    from vision.players import rider_from_horse
+    r = rider_from_horse(np.array([[100.0, 200.0, 200.0, 300.0]]))[0]
+    assert np.allclose(r, [133.5, 179.0, 166.5, 252.0])
+    truth = json.loads((Path(__file__).resolve().parents[1] / "sample_videos" / "throw_in_near_boards"
+                        / "truth.json").read_text())
+    ious = []
+    for o in truth["frames"][30]["objects"]:
+        if o["role"] != "player" or min(o["part_visible"].values()) < 0.95:
+            continue
+        h, t = np.array(o["boxes"]["horse"]), np.array(o["boxes"]["rider"])
+        b = rider_from_horse(h)[0]
+        inter = max(0, min(b[2], t[2]) - max(b[0], t[0])) * max(0, min(b[3], t[3]) - max(b[1], t[1]))
+        ious.append(inter / ((b[2] - b[0]) * (b[3] - b[1]) + (t[2] - t[0]) * (t[3] - t[1]) - inter))
+    assert len(ious) >= 4 and min(ious) >= 0.5
+
+
+def test_a_track_with_no_look_of_its_own_takes_its_riderless_looks_team():
+    """vision.pipeline._identities: track 7 (no look of its own) takes the team its horse's
+    rider-less looks vote for; a track the voter has looks of keeps the voter's identity."""
+    from vision.pipeline import _identities
+    rng = np.random.default_rng(8)
+    voter = IdentityVoter(hints={"red": RED, "blue": BLUE})
+    _play(voter, rng)
+    reds = [describe(rider(rng, RED), BOX).feature for _ in range(5)]
+    tids = [1, 4, 7]
+    xy = np.full((3, 10, 2), 0.0)
+    ident = _identities(voter, tids, xy, np.ones(10, bool), {"red": "south", "blue": "north"}, 150.0, True,
+                        {7: reds, 4: reds})
+    assert ident == {1: "red", 4: "blue", 7: "red"}
+    assert 7 not in _identities(voter, tids, xy, np.ones(10, bool), {"red": "south", "blue": "north"}, 150.0, True)
