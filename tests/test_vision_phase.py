@@ -66,7 +66,7 @@ def test_a_start_after_which_the_line_up_stood_again_gives_way_to_the_release():
     xy[:2, 50:70, 1] = 6.0 * (T[50:70] - T[50])[None, :]      # two ride 2.3 yd ...
     xy[:2, 70:, 1] = xy[:2, 69:70, 1]                           # ... and stand again
     xy[:, 125:, 1] += 6.0 * (T[125:] - T[125])[None, :]         # play, after the throw at 115
-    from vision.phase import stood_at, throw_in_from_players
+    from vision.phase import SPEED_WINDOW_S, speeds, stood_at, throw_in_from_players
     assert throw_in_from_players(T, xy) is not None and abs(throw_in_from_players(T, xy) - 50) <= 3
     ti = detect_throw_in(T, xy, _ball(thrown_at=115), UMPIRE)
     assert ti.method == "ball" and ti.frame == 115 - RELEASE_LAG_FRAMES
@@ -78,7 +78,8 @@ def test_a_start_after_which_the_line_up_stood_again_gives_way_to_the_release():
     ti = detect_throw_in(T, xy2, _ball(thrown_at=115), UMPIRE)
     assert ti.method == "players" and ti.frame < 115
     # standing for less than STOOD_S at the release is not enough
-    assert stood_at(T, xy, 50, 114) and not stood_at(T, xy, 50, 114, stood_s=3.0)
+    v = speeds(xy, T, SPEED_WINDOW_S)
+    assert stood_at(T, v, 50, 114) and not stood_at(T, v, 50, 114, stood_s=3.0)
 
 
 def test_players_riding_at_the_umpire_while_he_holds_the_ball_have_not_started_play():

@@ -345,21 +345,21 @@ def detect_throw_in(t: np.ndarray, players: np.ndarray, ball_px: np.ndarray, ump
     while f is not None and (released is None or f < released):
         end = int(np.searchsorted(t, t[f] + HELD_CHECK_S))
         if not any(ball_held(ball_px, box, f, end) for box in umpire_boxes) and \
-                not (released is not None and stood_at(t, players, f, released)):
+                not (released is not None and stood_at(t, v, f, released)):
             return ThrowIn(f, "players")
         f = throw_in_from_players(t, players, start=f + 1)
     return ThrowIn(released, "ball") if released is not None else ThrowIn(None, "none")
 
 
-def stood_at(t: np.ndarray, xy: np.ndarray, start: int, release: int, movers: int = 2,
+def stood_at(t: np.ndarray, v: np.ndarray, start: int, release: int, movers: int = 2,
              speed_yds: float = 2.5, stood_s: float = STOOD_S) -> bool:
-    """True when the players stood at frame `release`: fewer than `movers` of them faster than
+    """True when the players (`v`: their speeds (P, F), `speeds` over SPEED_WINDOW_S) stood at
+    frame `release`: fewer than `movers` of them faster than
     `speed_yds` (throw_in_from_players' bar for a start) in a run of frames at least `stood_s`
     long that holds `release` and begins after frame `start` (a start of play from the
     players). Play, once begun, does not stand still again for a second, so that "start" was
     the line-up's shuffling. Frames where no player's speed is known (the footage's ends)
     do not count."""
-    v = speeds(xy, t, SPEED_WINDOW_S)
     if not v.size or not 0 <= release < v.shape[1]:
         return False
     with np.errstate(invalid="ignore"):
