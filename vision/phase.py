@@ -70,6 +70,8 @@ PLAY_SUSTAIN_S = 0.5         # ... each time for this long: longer than SPEED_WI
                              # throw-in from the players; at 0.3 s, as before session 26)
 BALL_CONFIRM_S = 2.0         # a throw-in seen from the ball: play follows within this long (the
                              # ball must reach the players first; on the samples' true positions 0.9-1.3 s)
+START_MOVERS = 2             # a start of play from the players: at least this many ride ...
+START_SPEED_YDS = 2.5        # ... faster than this (throw_in_from_players; stood_at counts the same way)
 STOOD_S = 1.0                # players standing this long at a release seen from the ball, after a "start of
                              # play" from them: that start was not play (a re-rendered slow_returner_red2, seeds
                              # 900 and 1900: the returner riding in front of his rank while the tracks behind him
@@ -283,7 +285,8 @@ def ball_held(ball_px: np.ndarray, umpire_box: np.ndarray, start: int, end: int,
     return bool(near.all() and moved < 0.1 * np.median(h))
 
 
-def throw_in_from_players(t: np.ndarray, xy: np.ndarray, movers: int = 2, speed_yds: float = 2.5,
+def throw_in_from_players(t: np.ndarray, xy: np.ndarray, movers: int = START_MOVERS,
+                          speed_yds: float = START_SPEED_YDS,
                           still_s: float = 1.0, sustain_s: float = 0.3, start: int = 0,
                           play_sustain_s: float = PLAY_SUSTAIN_S) -> int | None:
     """The first frame (from `start`) from which at least `movers` players ride faster than
@@ -351,8 +354,8 @@ def detect_throw_in(t: np.ndarray, players: np.ndarray, ball_px: np.ndarray, ump
     return ThrowIn(released, "ball") if released is not None else ThrowIn(None, "none")
 
 
-def stood_at(t: np.ndarray, v: np.ndarray, start: int, release: int, movers: int = 2,
-             speed_yds: float = 2.5, stood_s: float = STOOD_S) -> bool:
+def stood_at(t: np.ndarray, v: np.ndarray, start: int, release: int, movers: int = START_MOVERS,
+             speed_yds: float = START_SPEED_YDS, stood_s: float = STOOD_S) -> bool:
     """True when the players (`v`: their speeds (P, F), `speeds` over SPEED_WINDOW_S) stood at
     frame `release`: fewer than `movers` of them faster than
     `speed_yds` (throw_in_from_players' bar for a start) in a run of frames at least `stood_s`

@@ -544,10 +544,13 @@ class IdentityVoter:
         umpire, and the looks do not move the team colours."""
         if not len(looks):
             return None
-        tally = Counter(self._voting(*self.look_votes(np.asarray(looks, float).reshape(len(looks), -1))))
+        return self._leader(Counter(self._voting(*self.look_votes(np.asarray(looks, float).reshape(len(looks), -1)))))
+
+    def _leader(self, tally: Mapping[str, float]) -> str | None:
+        """The team with the most votes in `tally` (the first of equals), if it has `min_votes`."""
         if not tally:
             return None
-        name, n = tally.most_common(1)[0]
+        name, n = max(tally.items(), key=lambda kv: kv[1])
         return name if n >= self.min_votes else None
 
     def identity(self, track_id: Hashable) -> str | None:
@@ -556,10 +559,7 @@ class IdentityVoter:
             return UMPIRE
         v = self.votes(track_id)
         v.pop(UMPIRE, None)
-        if not v:
-            return None
-        name, n = max(v.items(), key=lambda kv: kv[1])
-        return name if n >= self.min_votes else None
+        return self._leader(v)
 
     def identities(self) -> dict[Hashable, str | None]:
         """Identity of every track seen so far."""
